@@ -1,0 +1,69 @@
+"""The ``gogame`` command: replay | bench (gtp, compare and regress come later).
+
+Subcommand modules are imported only when used, so ``gogame --version``
+starts without loading numba.  Exit status: 0 on success, 1 when a game or
+check failed, 2 for bad options (argparse's convention).
+"""
+import argparse
+import json
+import sys
+
+from . import __version__
+
+
+def _replay(args):
+    from .replay import format_report, replay_games
+    report = replay_games(args.games, check_hashing=args.check_hashing)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print(format_report(report))
+    t = report["total"]
+    for g in report["games"]:
+        if g["error"]:
+            print(f"gogame replay: {g['error']}", file=sys.stderr)
+    return 0 if t["errors"] == 0 and t["mismatches"] == 0 else 1
+
+
+def _bench(args):
+    from .bench import run_bench
+    result = run_bench(args.what, seconds=args.seconds, games=args.games)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for key, value in result.items():
+            print(f"{key:32} {value}")
+    return 0
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="gogame", description="Go tactical reading engine (numba).")
+    parser.add_argument("--version", action="version", version=f"gogame {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay SGF games through the board kernel")
+    p.add_argument("games", nargs="+", metavar="GAME.sgf")
+    p.add_argument("--check-hashing", action="store_true",
+                   help="recompute both hash words after every move")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_replay)
+
+    p = sub.add_parser("bench", help="benchmarks (not tests): board")
+    p.add_argument("what", choices=["board"])
+    p.add_argument("--seconds", type=float, default=1.0,
+                   help="time per measurement (default 1)")
+    p.add_argument("--games", nargs="*", default=None, metavar="GAME.sgf",
+                   help="games for the replay figures (default: sgf/*.sgf)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

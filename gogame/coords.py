@@ -1,0 +1,73 @@
+"""Vertex conversion between GTP (``D4``), SGF (``dd``), (row, col) and kernel points.
+
+(row, col) follows sgfmill: row 0 is the bottom row, col 0 the left column,
+so GTP ``A1`` is (0, 0).  ``None`` stands for a pass.  Functions raise
+``ValueError`` with a short reason on anything off the board.
+"""
+from .kernel.layout import MAXSIZE, PASS, point, row_col
+
+GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"   # no I, as GTP and GNU Go write it
+
+
+def parse_gtp(text, size):
+    """``'D4'`` -> (3, 3); ``'pass'`` -> None.  Any case."""
+    t = text.strip().upper()
+    if t == "PASS":
+        return None
+    if len(t) < 2 or t[0] not in GTP_COLUMNS or not t[1:].isdigit():
+        raise ValueError(f"not a vertex: {text!r}")
+    col = GTP_COLUMNS.index(t[0])
+    row = int(t[1:]) - 1
+    if not (0 <= row < size and 0 <= col < size):
+        raise ValueError(f"vertex off the {size}x{size} board: {text!r}")
+    return row, col
+
+
+def format_gtp(pt):
+    """(3, 3) -> ``'D4'``; None -> ``'PASS'`` (GNU Go's spelling)."""
+    if pt is None:
+        return "PASS"
+    row, col = pt
+    return f"{GTP_COLUMNS[col]}{row + 1}"
+
+
+def parse_sgf(text, size):
+    """SGF ``'dd'`` -> (row, col); ``''`` (and ``'tt'`` up to 19x19) -> None."""
+    if text == "" or (text == "tt" and size <= 19):
+        return None
+    if len(text) != 2 or not text.isalpha() or not text.islower():
+        raise ValueError(f"not an SGF point: {text!r}")
+    col = ord(text[0]) - ord("a")
+    row = size - 1 - (ord(text[1]) - ord("a"))
+    if not (0 <= row < size and 0 <= col < size):
+        raise ValueError(f"SGF point off the {size}x{size} board: {text!r}")
+    return row, col
+
+
+def format_sgf(pt, size):
+    """(row, col) -> SGF letters; None -> ``''``."""
+    if pt is None:
+        return ""
+    row, col = pt
+    return chr(ord("a") + col) + chr(ord("a") + size - 1 - row)
+
+
+def to_pos(pt, size):
+    """(row, col) or None -> kernel point (PASS for None)."""
+    if pt is None:
+        return PASS
+    row, col = pt
+    if not (0 <= row < size and 0 <= col < size):
+        raise ValueError(f"point off the {size}x{size} board: {pt!r}")
+    return point(size, row, col)
+
+
+def from_pos(pos, size):
+    """Kernel point -> (row, col), or None for PASS."""
+    return None if pos == PASS else row_col(size, pos)
+
+
+def check_size(size):
+    """Raise ValueError unless 2 <= size <= MAXSIZE."""
+    if not (2 <= size <= MAXSIZE):
+        raise ValueError(f"board size {size} not in 2..{MAXSIZE}")

@@ -1,0 +1,462 @@
+"""Board kernel: strings, liberties, captures, ko, and trymove/popgo.
+
+Every write to the position goes through ``_set``, which pushes (index, old
+value) on the change stack, so ``popgo`` restores the state array exactly by
+unwinding to the mark its ``trymove`` left.  The two hash words are XORed
+where each write happens: a stone key when a stone is placed or removed, the
+ko key when a ko point appears and again when it goes.  They are saved per
+ply and restored by ``popgo``.
+
+``play`` is a ``trymove`` at depth 0 whose changes are then committed (the
+stack is dropped); taking back real moves is the Python layer's job (replay
+from the start), not the change stack's.
+
+Rules: suicide is illegal; a simple ko point forbids the immediate
+recapture; no superko.  Liberties: ``NLIB`` is always exact, the ``LIBS``
+list is exact while the count is at most ``MAXLIBS``.
+"""
+import numpy as np
+from numba import njit
+
+from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_CHECK, H_HASHERR,
+                     H_HASHWHERE, H_KO, H_MARKGEN, H_SIZE, H_SP, H_STACKP, H_W,
+                     HW_LEN, LIBS, MARK, MAXLIBS, MAXPLY, MAXPOS, NEXT, NLIB,
+                     NSTONES, ORIGIN, PASS, PLYMARK, STACK, STACK_PAIRS, WHITE)
+from .zobrist import KO_KEY, compute_hash
+
+__all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
+
+
+# ---------------------------------------------------------------- low level
+
+@njit(cache=True, inline="always")
+def _set(s, i, v):
+    """Journaled write: remember the old value, then store ``v``."""
+    sp = s[H_SP]
+    if sp >= 2 * STACK_PAIRS:
+        raise IndexError("change stack overflow")
+    s[STACK + sp] = i
+    s[STACK + sp + 1] = s[i]
+    s[H_SP] = sp + 2
+    s[i] = v
+
+
+@njit(cache=True, inline="always")
+def _xor_key(hw, keys, kind, pos):
+    hw[0] ^= keys[0, kind, pos]
+    hw[1] ^= keys[1, kind, pos]
+
+
+@njit(cache=True, inline="always")
+def _new_mark(s):
+    """A fresh mark generation for scratch scans (never journaled)."""
+    g = s[H_MARKGEN] + 1
+    if g > 1 << 30:
+        s[MARK:MARK + MAXPOS] = 0
+        g = 1
+    s[H_MARKGEN] = g
+    return g
+
+
+@njit(cache=True, inline="always")
+def origin(s, pos):
+    return s[ORIGIN + pos]
+
+
+@njit(cache=True, inline="always")
+def countlib(s, pos):
+    """Liberties of the string at ``pos`` (exact)."""
+    return s[NLIB + s[ORIGIN + pos]]
+
+
+@njit(cache=True, nogil=True)
+def clear(s, hw, size):
+    """An empty board of ``size``: border, header, no history, zero words."""
+    s[:STACK] = 0
+    w = size + 2
+    s[H_SIZE] = size
+    s[H_W] = w
+    for pos in range(MAXPOS):
+        s[COLOR + pos] = BORDER
+    for row in range(size):
+        for col in range(size):
+            s[COLOR + (row + 1) * w + col + 1] = EMPTY
+    hw[:] = 0
+
+
+# ------------------------------------------------------- liberty bookkeeping
+
+@njit(cache=True)
+def _relist_liberties(s, o):
+    """Recompute the liberty count and list of string ``o`` by a scan."""
+    w = s[H_W]
+    g = _new_mark(s)
+    n = 0
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == EMPTY and s[MARK + q] != g:
+                s[MARK + q] = g
+                if n < MAXLIBS:
+                    if s[LIBS + o * MAXLIBS + n] != q:
+                        _set(s, LIBS + o * MAXLIBS + n, q)
+                n += 1
+        p = s[NEXT + p]
+        if p == o:
+            break
+    if s[NLIB + o] != n:
+        _set(s, NLIB + o, n)
+
+
+@njit(cache=True)
+def _remove_liberty(s, o, lib):
+    """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
+    n = s[NLIB + o]
+    if n > MAXLIBS + 1:
+        _set(s, NLIB + o, n - 1)
+    elif n == MAXLIBS + 1:
+        _relist_liberties(s, o)
+    else:
+        base = LIBS + o * MAXLIBS
+        for k in range(n):
+            if s[base + k] == lib:
+                if k != n - 1:
+                    _set(s, base + k, s[base + n - 1])
+                break
+        _set(s, NLIB + o, n - 1)
+
+
+@njit(cache=True)
+def _add_liberty(s, o, lib):
+    """String ``o`` gained liberty ``lib`` (caller ensures it is new)."""
+    n = s[NLIB + o]
+    if n < MAXLIBS:
+        _set(s, LIBS + o * MAXLIBS + n, lib)
+    _set(s, NLIB + o, n + 1)
+
+
+@njit(cache=True)
+def _capture(s, hw, keys, o):
+    """Remove string ``o``; its points become liberties of the neighbours."""
+    w = s[H_W]
+    color = s[COLOR + o]
+    size = s[NSTONES + o]
+    p = o
+    while True:
+        _set(s, COLOR + p, EMPTY)
+        _xor_key(hw, keys, color, p)
+        p = s[NEXT + p]
+        if p == o:
+            break
+    while True:
+        seen0 = -1
+        seen1 = -1
+        seen2 = -1
+        for q in (p - 1, p + 1, p - w, p + w):
+            c = s[COLOR + q]
+            if c == EMPTY or c == BORDER:
+                continue
+            oq = s[ORIGIN + q]
+            if oq == seen0 or oq == seen1 or oq == seen2:
+                continue
+            seen2 = seen1
+            seen1 = seen0
+            seen0 = oq
+            _add_liberty(s, oq, p)
+        p = s[NEXT + p]
+        if p == o:
+            break
+    _set(s, H_CAPT + color, s[H_CAPT + color] + size)
+    return size
+
+
+@njit(cache=True)
+def _join(s, a, b):
+    """Merge the strings with origins ``a`` and ``b``; return the origin kept."""
+    if s[NSTONES + a] < s[NSTONES + b]:
+        a, b = b, a
+    p = b
+    while True:
+        _set(s, ORIGIN + p, a)
+        p = s[NEXT + p]
+        if p == b:
+            break
+    na = s[NEXT + a]
+    _set(s, NEXT + a, s[NEXT + b])
+    _set(s, NEXT + b, na)
+    _set(s, NSTONES + a, s[NSTONES + a] + s[NSTONES + b])
+    return a
+
+
+# ----------------------------------------------------------------- moves
+
+@njit(cache=True, nogil=True)
+def is_legal(s, pos, color):
+    """May ``color`` play at ``pos`` now?  Occupied, suicide and ko say no."""
+    if pos == PASS:
+        return True
+    if pos < 0 or pos >= MAXPOS or s[COLOR + pos] != EMPTY:
+        return False
+    w = s[H_W]
+    other = 3 - color
+    captures = False
+    liberty = False
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        c = s[COLOR + q]
+        if c == EMPTY:
+            liberty = True
+        elif c == color:
+            if s[NLIB + s[ORIGIN + q]] > 1:
+                liberty = True
+        elif c == other:
+            if s[NLIB + s[ORIGIN + q]] == 1:
+                captures = True
+    if captures and pos == s[H_KO]:
+        return False
+    return liberty or captures
+
+
+@njit(cache=True)
+def _do_move(s, hw, keys, pos, color):
+    """Play a legal move (or PASS); journaled; updates both hash words."""
+    ko = s[H_KO]
+    if ko != PASS:
+        _xor_key(hw, keys, KO_KEY, ko)
+        _set(s, H_KO, PASS)
+    if pos == PASS:
+        return
+    w = s[H_W]
+    other = 3 - color
+    _set(s, COLOR + pos, color)
+    _xor_key(hw, keys, color, pos)
+    _set(s, ORIGIN + pos, pos)
+    _set(s, NEXT + pos, pos)
+    _set(s, NSTONES + pos, 1)
+    _set(s, NLIB + pos, 0)
+    captured = 0
+    last_captured = PASS
+    # opponent neighbours lose the liberty at pos; those left without one go
+    # (friendly neighbours are joined and recounted below)
+    seen0 = -1
+    seen1 = -1
+    seen2 = -1
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] != other:
+            continue
+        o = s[ORIGIN + q]
+        if o == seen0 or o == seen1 or o == seen2:
+            continue
+        seen2 = seen1
+        seen1 = seen0
+        seen0 = o
+        _remove_liberty(s, o, pos)
+        if s[NLIB + o] == 0:
+            last_captured = o
+            captured += _capture(s, hw, keys, o)
+    # join friendly neighbours, then count the new string's liberties
+    me = pos
+    joined = False
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] == color and s[ORIGIN + q] != s[ORIGIN + me]:
+            me = _join(s, s[ORIGIN + me], s[ORIGIN + q])
+            joined = True
+    _relist_liberties(s, s[ORIGIN + pos])
+    if captured == 1 and not joined and s[NLIB + pos] == 1:
+        _set(s, H_KO, last_captured)
+        _xor_key(hw, keys, KO_KEY, last_captured)
+
+
+@njit(cache=True)
+def _check(s, hw, keys, pos, where):
+    """check_hashing: compare the words with a recomputation; flag the first."""
+    h0, h1 = compute_hash(s, keys)
+    if (h0 != hw[0] or h1 != hw[1]) and s[H_HASHERR] == 0:
+        s[H_HASHERR] = pos + 1
+        s[H_HASHWHERE] = where
+
+
+@njit(cache=True, nogil=True)
+def trymove(s, hw, keys, pos, color):
+    """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
+    if not is_legal(s, pos, color):
+        return False
+    ply = s[H_STACKP]
+    if ply >= MAXPLY or 2 + 2 * ply + 1 >= HW_LEN:
+        raise IndexError("trymove deeper than MAXPLY")
+    s[PLYMARK + ply] = s[H_SP]
+    hw[2 + 2 * ply] = hw[0]
+    hw[3 + 2 * ply] = hw[1]
+    s[H_STACKP] = ply + 1
+    _do_move(s, hw, keys, pos, color)
+    if s[H_CHECK]:
+        _check(s, hw, keys, pos, 1)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def popgo(s, hw, keys):
+    """Undo the last trymove: unwind the change stack, restore the words."""
+    ply = s[H_STACKP] - 1
+    if ply < 0:
+        return False
+    mark = s[PLYMARK + ply]
+    sp = s[H_SP]
+    while sp > mark:
+        sp -= 2
+        s[s[STACK + sp]] = s[STACK + sp + 1]
+    s[H_SP] = mark
+    s[H_STACKP] = ply
+    hw[0] = hw[2 + 2 * ply]
+    hw[1] = hw[3 + 2 * ply]
+    if s[H_CHECK]:
+        _check(s, hw, keys, PASS, 2)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def play(s, hw, keys, pos, color):
+    """A real move at depth 0: trymove, then commit (drop the journal)."""
+    if s[H_STACKP] != 0:
+        return False
+    if not trymove(s, hw, keys, pos, color):
+        return False
+    s[H_STACKP] = 0
+    s[H_SP] = 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def play_sequence(s, hw, keys, moves, colors):
+    """Play ``moves[i]`` for ``colors[i]`` in order; stop at the first illegal.
+
+    Returns how many were played; it also stops right after a move whose
+    hash check failed (``H_HASHERR`` set), so the caller can report it.
+    """
+    for i in range(moves.shape[0]):
+        if not play(s, hw, keys, moves[i], colors[i]):
+            return i
+        if s[H_HASHERR] != 0:
+            return i + 1
+    return moves.shape[0]
+
+
+# ----------------------------------------------------------------- setup
+
+@njit(cache=True, nogil=True)
+def set_color(s, hw, keys, pos, color):
+    """Setup (AB/AW/AE): put ``color`` (or EMPTY) at ``pos``, no captures.
+
+    Only the colours and hash words change; call ``rebuild_strings`` after a
+    batch of setup stones.  Not journaled: depth 0 only.
+    """
+    old = s[COLOR + pos]
+    if old == BLACK or old == WHITE:
+        _xor_key(hw, keys, old, pos)
+    s[COLOR + pos] = color
+    if color == BLACK or color == WHITE:
+        _xor_key(hw, keys, color, pos)
+
+
+@njit(cache=True, nogil=True)
+def clear_ko(s, hw, keys):
+    """Drop the ko point (with its inversion), unjournaled, at depth 0."""
+    ko = s[H_KO]
+    if ko != PASS:
+        _xor_key(hw, keys, KO_KEY, ko)
+        s[H_KO] = PASS
+
+
+@njit(cache=True, nogil=True)
+def set_ko(s, hw, keys, pos):
+    """Make ``pos`` the ko point (as SGF ``IL[]`` does), unjournaled."""
+    clear_ko(s, hw, keys)
+    if pos != PASS:
+        s[H_KO] = pos
+        _xor_key(hw, keys, KO_KEY, pos)
+
+
+@njit(cache=True, nogil=True)
+def rebuild_strings(s):
+    """Recompute origins, rings, sizes and liberties from the colours.
+
+    Returns the number of strings left without a liberty (0 when the setup
+    is a legal position).  Resets the change stack: depth 0 only.
+    """
+    s[H_SP] = 0
+    s[H_STACKP] = 0
+    w = s[H_W]
+    size = s[H_SIZE]
+    g = _new_mark(s)
+    dead = 0
+    for row in range(size):
+        for col in range(size):
+            o = (row + 1) * w + col + 1
+            c = s[COLOR + o]
+            if (c != BLACK and c != WHITE) or s[MARK + o] == g:
+                continue
+            # flood fill the string of o, threading the ring as we go
+            s[MARK + o] = g
+            s[ORIGIN + o] = o
+            s[NEXT + o] = o
+            n = 1
+            p = o
+            while True:
+                for q in (p - 1, p + 1, p - w, p + w):
+                    if s[COLOR + q] == c and s[MARK + q] != g:
+                        s[MARK + q] = g
+                        s[ORIGIN + q] = o
+                        s[NEXT + q] = s[NEXT + p]
+                        s[NEXT + p] = q
+                        n += 1
+                p = s[NEXT + p]
+                if p == o:
+                    break
+            s[NSTONES + o] = n
+            _relist_liberties(s, o)
+            if s[NLIB + o] == 0:
+                dead += 1
+    s[H_SP] = 0
+    return dead
+
+
+# ----------------------------------------------------------- string queries
+
+@njit(cache=True, nogil=True)
+def findlib(s, pos, out):
+    """Write the liberties of the string at ``pos`` into ``out``; return the count."""
+    o = s[ORIGIN + pos]
+    n = s[NLIB + o]
+    if n <= MAXLIBS:
+        for k in range(n):
+            out[k] = s[LIBS + o * MAXLIBS + k]
+        return n
+    w = s[H_W]
+    g = _new_mark(s)
+    k = 0
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == EMPTY and s[MARK + q] != g:
+                s[MARK + q] = g
+                if k < out.shape[0]:
+                    out[k] = q
+                k += 1
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return k
+
+
+@njit(cache=True, nogil=True)
+def string_stones(s, pos, out):
+    """Write the stones of the string at ``pos`` into ``out``; return the count."""
+    o = s[ORIGIN + pos]
+    k = 0
+    p = o
+    while True:
+        out[k] = p
+        k += 1
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return k

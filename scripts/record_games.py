@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Play complete games between two GTP engines and save each one as SGF.
+
+Contract
+--------
+For every board size given with ``--size`` and every game index, this script
+starts one fresh process per colour, plays one game and writes it to
+``OUT/<tag>-<N>x<N>-s<seed>.sgf`` (atomically: temp file, then os.replace).
+
+* Engines: ``--black`` / ``--white`` command lines (split with shlex).  The
+  default for both is ``/usr/games/gnugo --mode gtp --level 1``; default
+  command lines additionally get ``--seed <game seed>`` appended.
+* Seeds: game number k (1-based, counted over the whole run, sizes in the
+  order given) uses seed ``S + k``, so games differ and a run is reproducible.
+* Protocol: ``boardsize``, ``clear_board``, ``komi`` on both engines, then
+  ``genmove`` for the side to move and ``play`` of that move on the other.
+  The game ends on two consecutive passes (RE = ``final_score`` from the black
+  engine) or on a resignation (RE = ``B+R`` / ``W+R``).
+* Errors: a GTP ``?`` reply, an illegal/unparsable move, an engine crash or
+  reaching ``--max-moves`` aborts that game (message on stderr, no file); the
+  script continues and exits with status 1 at the end.
+* Output: one line per recorded game on stdout
+  (``file size moves result seconds``); progress lines on stderr.
+* SGF root: SZ, KM, PB, PW (engine ``name`` + ``version``), RE, DT, GC and C
+  (provenance and seed); passes are stored as empty moves.
+
+Dependencies: the standard library and sgfmill only.
+"""
+
+import argparse
+import datetime
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+from sgfmill import common, sgf
+
+DEFAULT_ENGINE = "/usr/games/gnugo --mode gtp --level 1"
+
+
+class GtpError(Exception):
+    """An engine replied with '?', died, or produced something unusable."""
+
+
+class GtpEngine:
+    """Minimal GTP client over subprocess pipes."""
+
+    def __init__(self, argv):
+        self.argv = argv
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, command):
+        """Send one command; return the reply text or raise GtpError."""
+        try:
+            self.proc.stdin.write(command + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise GtpError(f"{self.argv[0]}: cannot send {command!r}: {exc}")
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise GtpError(f"{self.argv[0]}: engine exited during {command!r}")
+            line = line.rstrip("\r\n")
+            if not line and lines:          # blank line ends the response
+                break
+            if line or lines:
+                lines.append(line)
+        head, text = lines[0][:1], "\n".join(lines)[1:].strip()
+        if head == "?":
+            raise GtpError(f"{self.argv[0]}: {command!r} failed: {text}")
+        if head != "=":
+            raise GtpError(f"{self.argv[0]}: malformed reply to {command!r}: {lines[0]!r}")
+        return text
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except (GtpError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def play_game(black, white, size, komi, max_moves):
+    """Play one game; return (moves, result). moves: [(colour, (row, col) | None)]."""
+    engines = {"b": black, "w": white}
+    for eng in engines.values():
+        eng.send(f"boardsize {size}")
+        eng.send("clear_board")
+        eng.send(f"komi {komi}")
+    moves, colour, passes = [], "b", 0
+    while passes < 2:
+        if len(moves) >= max_moves:
+            raise GtpError(f"no result after {max_moves} moves (--max-moves)")
+        other = "w" if colour == "b" else "b"
+        vertex = engines[colour].send(f"genmove {colour}")
+        if vertex.lower() == "resign":
+            return moves, f"{other.upper()}+R"
+        try:
+            move = common.move_from_vertex(vertex, size)
+        except ValueError:
+            raise GtpError(f"{colour.upper()} engine generated bad move {vertex!r}")
+        try:
+            engines[other].send(f"play {colour} {vertex}")
+        except GtpError as exc:
+            raise GtpError(f"illegal move {colour.upper()} {vertex} at move "
+                           f"{len(moves) + 1}: {exc}")
+        moves.append((colour, move))
+        passes = passes + 1 if move is None else 0
+        colour = other
+    return moves, black.send("final_score")
+
+
+def write_sgf(path, size, komi, names, result, moves, seed):
+    """Serialise the game with sgfmill and write it atomically to path."""
+    game = sgf.Sgf_game(size=size)
+    root = game.get_root()
+    root.set("KM", komi)
+    root.set("PB", names["b"])
+    root.set("PW", names["w"])
+    root.set("RE", result)
+    root.set("DT", datetime.date.today().isoformat())
+    note = f"Recorded by gogame's scripts/record_games.py, seed {seed}"
+    root.set("GC", note)
+    root.set("C", note)
+    for colour, move in moves:
+        node = game.extend_main_sequence()
+        if move is None:                  # sgfmill would write [tt]; use FF[4] []
+            node.set_raw(colour.upper(), b"")
+        else:
+            node.set_move(colour, move)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(game.serialise())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def engine_name(engine):
+    return f"{engine.send('name')} {engine.send('version')}".strip()
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--black", default=DEFAULT_ENGINE, help="black engine command")
+    p.add_argument("--white", default=DEFAULT_ENGINE, help="white engine command")
+    p.add_argument("--size", "--sizes", dest="sizes", action="append",
+                   help="board size(s); repeatable or comma list (default 9)")
+    p.add_argument("--games", type=int, default=1, help="games per size")
+    p.add_argument("--komi", type=float, default=6.5)
+    p.add_argument("--seed", type=int, default=100, help="game k uses seed S+k")
+    p.add_argument("--out", default="sgf", help="output directory")
+    p.add_argument("--max-moves", type=int, default=None,
+                   help="abort a game after this many moves (default 3*size*size)")
+    p.add_argument("--tag", default=None, help="file name prefix "
+                   "(default gnugo-l1 for the default engines, else 'engines')")
+    args = p.parse_args(argv)
+    args.sizes = [int(s) for item in (args.sizes or ["9"])
+                  for s in item.split(",") if s.strip()]
+    if args.tag is None:
+        default = args.black == DEFAULT_ENGINE and args.white == DEFAULT_ENGINE
+        args.tag = "gnugo-l1" if default else "engines"
+    return args
+
+
+def engine_argv(command, seed):
+    argv = shlex.split(command)
+    return argv + ["--seed", str(seed)] if command == DEFAULT_ENGINE else argv
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    total, failures, k = len(args.sizes) * args.games, 0, 0
+    for size in args.sizes:
+        for _ in range(args.games):
+            k += 1
+            seed = args.seed + k
+            path = os.path.join(args.out, f"{args.tag}-{size}x{size}-s{seed}.sgf")
+            print(f"[{k}/{total}] {size}x{size} seed {seed} ...", file=sys.stderr, flush=True)
+            start, black, white = time.monotonic(), None, None
+            try:
+                black = GtpEngine(engine_argv(args.black, seed))
+                white = GtpEngine(engine_argv(args.white, seed))
+                names = {"b": engine_name(black), "w": engine_name(white)}
+                moves, result = play_game(black, white, size, args.komi,
+                                          args.max_moves or 3 * size * size)
+                write_sgf(path, size, args.komi, names, result, moves, seed)
+            except (GtpError, OSError) as exc:
+                failures += 1
+                print(f"error: game {k} ({size}x{size}, seed {seed}) aborted: {exc}",
+                      file=sys.stderr, flush=True)
+                continue
+            finally:
+                for eng in (black, white):
+                    if eng is not None:
+                        eng.close()
+            print(f"{path} {size}x{size} moves={len(moves)} result={result} "
+                  f"{time.monotonic() - start:.1f}s", flush=True)
+    if failures:
+        print(f"{failures} of {total} games failed", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
