@@ -147,6 +147,14 @@ class Position:
             self._raise_if_hash_error(f"trymove {self._move_name(pos, color)}")
         return ok
 
+    def tryko(self, pt, color):
+        """``trymove`` that may retake a ko (as after a ko threat); False if illegal."""
+        pos, color = self.pos(pt), parse_color(color)
+        ok = bool(kb.tryko(self.s, self.hw, self.keys, pos, color))
+        if ok:
+            self._raise_if_hash_error(f"tryko {self._move_name(pos, color)}")
+        return ok
+
     def popgo(self):
         """Undo the last trymove exactly."""
         if not kb.popgo(self.s, self.hw, self.keys):

@@ -193,6 +193,12 @@ def _join(s, a, b):
 @njit(cache=True, nogil=True)
 def is_legal(s, pos, color):
     """May ``color`` play at ``pos`` now?  Occupied, suicide and ko say no."""
+    return legal(s, pos, color, False)
+
+
+@njit(cache=True, nogil=True)
+def legal(s, pos, color, ignore_ko):
+    """``is_legal``; with ``ignore_ko`` a ko retake counts as legal (tryko)."""
     if pos == PASS:
         return True
     if pos < 0 or pos >= MAXPOS or s[COLOR + pos] != EMPTY:
@@ -211,7 +217,7 @@ def is_legal(s, pos, color):
         elif c == other:
             if s[NLIB + s[ORIGIN + q]] == 1:
                 captures = True
-    if captures and pos == s[H_KO]:
+    if captures and pos == s[H_KO] and not ignore_ko:
         return False
     return liberty or captures
 
@@ -278,7 +284,19 @@ def _check(s, hw, keys, pos, where):
 @njit(cache=True, nogil=True)
 def trymove(s, hw, keys, pos, color):
     """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
-    if not is_legal(s, pos, color):
+    return push_move(s, hw, keys, pos, color, False)
+
+
+@njit(cache=True, nogil=True)
+def tryko(s, hw, keys, pos, color):
+    """``trymove`` that may retake a ko, as if a ko threat had been answered."""
+    return push_move(s, hw, keys, pos, color, True)
+
+
+@njit(cache=True, nogil=True)
+def push_move(s, hw, keys, pos, color, ignore_ko):
+    """trymove / tryko: one ply deeper on the change stack, or False."""
+    if not legal(s, pos, color, ignore_ko):
         return False
     ply = s[H_STACKP]
     if ply >= MAXPLY or 2 + 2 * ply + 1 >= HW_LEN:
