@@ -6,35 +6,104 @@ by any of its stones.  Answers use GNU Go's GTP codes: 0 fails, 1 WIN, 2 KO_A
 (wins a ko this side takes first), 3 KO_B (wins only a ko that needs a
 threat); moves are (row, col), or None for a success that needs no move
 (printed PASS).  The position is unchanged after every query.
+
+Depths are GNU Go's level-10 values shifted by ``depth_offset``
+(increase_depths / decrease_depths); ``level`` below 10 lowers them as GNU
+Go's level does, one step per level.
 """
+from .kernel import reading as kr
+from .kernel.layout import BLACK, COLOR, PASS, WHITE
+
+GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
 
 
 class Reader:
-    """Reading settings and counters (API being implemented)."""
+    """Reading settings, counters and scratch space for one thread."""
 
     def __init__(self, level=10, node_limit=0):
+        self.ctx, self.mv, self.sc = kr.new_context()
         self.level = level
-        self.depth_offset = 0        # increase_depths / decrease_depths
+        self.depth_offset = 0
         self.node_limit = node_limit
-        self.nodes = 0               # reading nodes (routines entered after a cache miss)
-        self.trymoves = 0
+
+    # -------------------------------------------------------- settings
+    @property
+    def depths(self):
+        """(depth, branch, backfill, backfill2, break_chain, superstring,
+        fourlib, ko) in effect."""
+        shift = self.depth_offset - max(0, 10 - self.level)
+        return tuple(max(0, d + shift) for d in kr.DEFAULT_DEPTHS)
+
+    def _prepare(self):
+        self.ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
+        self.ctx[kr.C_NODELIMIT] = self.node_limit
+
+    @property
+    def nodes(self):
+        return int(self.ctx[kr.C_NODES])
+
+    @nodes.setter
+    def nodes(self, value):
+        self.ctx[kr.C_NODES] = value
+
+    @property
+    def trymoves(self):
+        return int(self.ctx[kr.C_TRYMOVES])
+
+    @trymoves.setter
+    def trymoves(self, value):
+        self.ctx[kr.C_TRYMOVES] = value
+
+    @property
+    def aborted(self):
+        """True when the last query hit the node limit (its answer is a guess)."""
+        return bool(self.ctx[kr.C_ABORTED])
+
+    # --------------------------------------------------------- queries
+    def _target(self, position, pt):
+        pos = position.pos(pt)
+        if pos == PASS or position.s[COLOR + pos] not in (BLACK, WHITE):
+            raise ValueError("vertex must not be empty")
+        return pos
+
+    def _answer(self, position, packed):
+        code, move = divmod(int(packed), kr.MOVE_SPAN)
+        return GTP_CODE[code], (position.pt(move) if code and move != PASS else None)
+
+    def _run(self, position, pt, attack, ladder=False):
+        target = self._target(position, pt)
+        self._prepare()
+        self.ctx[kr.C_LADDER] = 1 if ladder else 0
+        packed = kr.read_string(position.s, position.hw, position.keys,
+                                self.ctx, self.mv, self.sc, attack, target)
+        self.ctx[kr.C_LADDER] = 0
+        position._raise_if_hash_error("reading")
+        return self._answer(position, packed)
 
     def attack(self, position, pt):
         """-> (code, move): can the string at ``pt`` be captured, attacker first?"""
-        raise NotImplementedError
+        return self._run(position, pt, True)
 
     def find_defense(self, position, pt):
         """-> (code, move): can the string at ``pt`` be saved, owner first?"""
-        raise NotImplementedError
+        return self._run(position, pt, False)
 
     def ladder_attack(self, position, pt):
-        """-> (code, move): can the string be captured in a ladder (atari chase)?"""
-        raise NotImplementedError
+        """-> (code, move): can the string be captured by a chase of ataris?"""
+        return self._run(position, pt, True, ladder=True)
+
+    def _after(self, position, pt, move, attack):
+        target = self._target(position, pt)
+        self._prepare()
+        code = kr.read_after(position.s, position.hw, position.keys, self.ctx,
+                             self.mv, self.sc, attack, target, position.pos(move))
+        position._raise_if_hash_error("reading")
+        return GTP_CODE[int(code)]
 
     def does_attack(self, position, pt, move):
         """-> code: does the attacker's ``move`` capture the string?"""
-        raise NotImplementedError
+        return self._after(position, pt, move, True)
 
     def does_defend(self, position, pt, move):
         """-> code: does the owner's ``move`` save the string?"""
-        raise NotImplementedError
+        return self._after(position, pt, move, False)

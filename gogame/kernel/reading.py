@@ -1,0 +1,372 @@
+"""Tactical reading kernel: attack and defence of a string, ladders, ko.
+
+One recursive routine, ``_read``, answers both questions: with ``attack``
+true the attacker (the string's opponent) moves first and tries to capture,
+otherwise the owner moves first and tries to make the string safe.  It
+returns ``code * MOVE_SPAN + move`` with codes ordered
+``0 < KO_B < KO_A < WIN`` (GNU Go's internal values 0, 3, 4, 5).
+
+How a node is read:
+* the string's liberties decide: one liberty is captured at once; more than
+  four (four past ``fourlib_depth``, three past ``depth``) counts as safe;
+* candidate moves come from generators (liberties, second-order liberties,
+  backfilling, saving the attacker's own strings in atari, break-chain
+  captures and ataris), and are ordered by trying each one and scoring the
+  liberties that result, ties broken by point, so that the answer depends
+  only on the position, the question and the depths;
+* ko: a move forbidden only by the ko point may be played "conditionally"
+  (as if after a ko threat) when the komaster state allows it: no komaster
+  yet, or the mover is komaster already; the mover becomes komaster, and a
+  win that needed it scores at most KO_B.  Capturing the string in a ko that
+  the owner may retake scores KO_A.
+* ``ctx`` carries the depth parameters, a node limit and the counters; a
+  node is counted each time the routine is entered.
+
+Not done here: caching (the cache module), the "gray" komaster states,
+semeai and eye-space evaluation.
+"""
+import numpy as np
+from numba import njit
+
+from . import board as kb
+from .layout import (BLACK, COLOR, EMPTY, H_KO, H_STACKP, LIBS, MAXLIBS,
+                     NLIB, ORIGIN, PASS, WHITE, H_W, NEXT)
+
+WIN, KO_A, KO_B = 5, 4, 3
+MOVE_SPAN = 1 << 12
+MAXMOVES = 48
+READ_PLIES = 160          # hard cap on the reading depth below the root
+
+# ctx fields
+C_NODES = 0
+C_TRYMOVES = 1
+C_DEPTH = 2
+C_BRANCH = 3
+C_BACKFILL = 4
+C_BACKFILL2 = 5
+C_BREAKCHAIN = 6
+C_SUPERSTRING = 7
+C_FOURLIB = 8
+C_KODEPTH = 9
+C_NODELIMIT = 10
+C_ABORTED = 11
+C_ROOT = 12
+C_LADDER = 13
+CTX_LEN = 16
+
+# GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
+DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
+
+
+def new_context():
+    """ctx (int64 counters and settings), move and score scratch rows."""
+    ctx = np.zeros(CTX_LEN, np.int64)
+    ctx[C_DEPTH:C_KODEPTH + 1] = DEFAULT_DEPTHS
+    mv = np.zeros((READ_PLIES + 2, MAXMOVES + 48), np.int32)   # moves, then scratch
+    sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
+    return ctx, mv, sc
+
+
+@njit(cache=True, inline="always")
+def invert(code):
+    """The same outcome seen from the other side."""
+    if code == 0:
+        return WIN
+    if code == WIN:
+        return 0
+    return 7 - code
+
+
+@njit(cache=True)
+def _add(mv, sc, ply, n, pos, score):
+    """Add a candidate (or add to its score); return the new count."""
+    for i in range(n):
+        if mv[ply, i] == pos:
+            sc[ply, i] += score
+            return n
+    if n < MAXMOVES:
+        mv[ply, n] = pos
+        sc[ply, n] = score
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _sort(mv, sc, ply, n):
+    """Insertion sort: higher score first, then lower point."""
+    for i in range(1, n):
+        m = mv[ply, i]
+        v = sc[ply, i]
+        j = i - 1
+        while j >= 0 and (sc[ply, j] < v or (sc[ply, j] == v and mv[ply, j] > m)):
+            mv[ply, j + 1] = mv[ply, j]
+            sc[ply, j + 1] = sc[ply, j]
+            j -= 1
+        mv[ply, j + 1] = m
+        sc[ply, j + 1] = v
+
+
+@njit(cache=True, inline="always")
+def _lib(s, o, k):
+    return s[LIBS + o * MAXLIBS + k]
+
+
+@njit(cache=True)
+def _add_liberties_of(s, mv, sc, ply, n, o, score):
+    """All liberties (at most MAXLIBS) of string ``o`` as candidates."""
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        n = _add(mv, sc, ply, n, _lib(s, o, k), score)
+    return n
+
+
+@njit(cache=True)
+def _add_second_order(s, mv, sc, ply, n, o, score):
+    """Empty neighbours of the liberties of ``o`` that are not liberties."""
+    w = s[H_W]
+    nl = s[NLIB + o]
+    for k in range(min(nl, MAXLIBS)):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[COLOR + q] != EMPTY:
+                continue
+            is_lib = False
+            for j in range(min(nl, MAXLIBS)):
+                if _lib(s, o, j) == q:
+                    is_lib = True
+            if not is_lib:
+                n = _add(mv, sc, ply, n, q, score)
+    return n
+
+
+@njit(cache=True)
+def _add_friend_liberties(s, mv, sc, ply, n, o, maxlibs, score):
+    """Liberties of the owner's other strings that touch a liberty of ``o``
+    (strings ``o`` could connect to) when they have at most ``maxlibs``."""
+    w = s[H_W]
+    mine = s[COLOR + o]
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[COLOR + q] == mine and s[ORIGIN + q] != o:
+                f = s[ORIGIN + q]
+                if s[NLIB + f] <= maxlibs:
+                    n = _add_liberties_of(s, mv, sc, ply, n, f, score)
+    return n
+
+
+@njit(cache=True)
+def _neighbour_strings(s, o, color, out):
+    """Origins of the ``color`` strings adjacent to string ``o``; return count."""
+    w = s[H_W]
+    k = 0
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == color:
+                oq = s[ORIGIN + q]
+                seen = False
+                for i in range(k):
+                    if out[i] == oq:
+                        seen = True
+                if not seen and k < out.shape[0]:
+                    out[k] = oq
+                    k += 1
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return k
+
+
+@njit(cache=True)
+def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
+    """Candidate moves for the attacker of ``target`` (before ordering)."""
+    o = s[ORIGIN + target]
+    mine = s[COLOR + target]
+    other = 3 - mine
+    n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
+    if ctx[C_LADDER]:
+        return n
+    w = s[H_W]
+    if (libs == 2 and stackp <= ctx[C_DEPTH]) or (libs >= 3 and stackp <= ctx[C_BRANCH]):
+        n = _add_second_order(s, mv, sc, ply, n, o, -2)
+        n = _add_friend_liberties(s, mv, sc, ply, n, o, 3, -2)
+    # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
+    if stackp <= ctx[C_BACKFILL]:
+        for k in range(min(libs, MAXLIBS)):
+            lib = _lib(s, o, k)
+            for q in (lib - 1, lib + 1, lib - w, lib + w):
+                if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] <= 2:
+                    n = _add_liberties_of(s, mv, sc, ply, n, s[ORIGIN + q], -1)
+    # save the attacker's own strings in atari next to the target
+    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    k = _neighbour_strings(s, o, other, nbr)
+    for i in range(k):
+        x = nbr[i]
+        if s[NLIB + x] == 1:
+            n = _add(mv, sc, ply, n, _lib(s, x, 0), 5)
+            cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
+            kc = _neighbour_strings(s, x, mine, cap)
+            for j in range(kc):
+                if s[NLIB + cap[j]] == 1:
+                    n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
+    return n
+
+
+@njit(cache=True)
+def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
+    """Candidate moves for the owner of ``target`` (before ordering)."""
+    o = s[ORIGIN + target]
+    mine = s[COLOR + target]
+    other = 3 - mine
+    n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
+    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    k = _neighbour_strings(s, o, other, nbr)
+    for i in range(k):
+        x = nbr[i]
+        if s[NLIB + x] == 1:
+            n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
+        elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
+    wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
+    if libs >= 2 and not ctx[C_LADDER] and wide:
+        n = _add_second_order(s, mv, sc, ply, n, o, -1)
+        n = _add_friend_liberties(s, mv, sc, ply, n, o, 3, -1)
+    if libs >= 2:
+        n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
+    return n
+
+
+@njit(cache=True)
+def _order(s, hw, keys, mv, sc, ply, n, target, color, attack):
+    """Score each candidate by trying it, then sort (best first)."""
+    for i in range(n):
+        m = mv[ply, i]
+        if m == PASS:
+            continue
+        if kb.trymove(s, hw, keys, m, color):
+            tl = 0 if s[COLOR + target] == EMPTY else s[NLIB + s[ORIGIN + target]]
+            ml = s[NLIB + s[ORIGIN + m]]
+            if attack:
+                score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
+                if ml == 1 and tl > 1:
+                    score -= 30
+            else:
+                score = 20 * min(tl, 6)
+                if tl == 1:
+                    score -= 40
+            kb.popgo(s, hw, keys)
+        else:
+            score = -50           # ko retake or illegal: try last
+        sc[ply, i] += score
+    _sort(mv, sc, ply, n)
+
+
+@njit(cache=True)
+def _read(s, hw, keys, ctx, mv, sc, attack, target, komaster, kom_pos):
+    """Attack (``attack`` true) or defend ``target``; see the module doc."""
+    ctx[C_NODES] += 1
+    mine = s[COLOR + target]
+    other = 3 - mine
+    color = other if attack else mine
+    stackp = s[H_STACKP]
+    deep = stackp - ctx[C_ROOT]
+    libs = s[NLIB + s[ORIGIN + target]]
+    fail = 0 if attack else WIN
+    if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] > ctx[C_NODELIMIT]:
+        ctx[C_ABORTED] = 1
+        return fail * MOVE_SPAN
+    if libs > 4 or (libs == 4 and stackp > ctx[C_FOURLIB]) or (libs == 3 and stackp > ctx[C_DEPTH]):
+        return fail * MOVE_SPAN
+    if deep >= READ_PLIES or (ctx[C_LADDER] and libs > 2):
+        return fail * MOVE_SPAN
+    ply = deep
+    if attack:
+        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
+    else:
+        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp)
+    if n > 1:
+        _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
+    best = 0
+    best_move = PASS
+    tries = 0
+    max_tries = MAXMOVES if stackp <= ctx[C_BRANCH] else 3
+    for i in range(n):
+        m = mv[ply, i]
+        if m != PASS:
+            if tries == max_tries:
+                continue
+            tries += 1
+        conditional = False
+        kom = komaster
+        kpos = kom_pos
+        if kb.trymove(s, hw, keys, m, color):
+            pass
+        elif ((komaster == EMPTY or komaster == color) and stackp <= ctx[C_KODEPTH]
+              and kb.legal(s, m, color, True)):
+            kb.tryko(s, hw, keys, m, color)
+            conditional = True
+            kom = color
+            kpos = m
+        else:
+            continue
+        ctx[C_TRYMOVES] += 1
+        if attack and s[COLOR + target] == EMPTY:
+            code = WIN
+            if s[H_KO] != PASS and (kom == EMPTY or kom == mine):
+                code = KO_A
+        else:
+            # exact argument types: numba's cache breaks recursive calls that cast
+            code = invert(_read(s, hw, keys, ctx, mv, sc, not attack, np.int64(target),
+                                np.int64(kom), np.int64(kpos)) // MOVE_SPAN)
+        kb.popgo(s, hw, keys)
+        if conditional and code > KO_B:
+            code = KO_B
+        if code > best:
+            best = code
+            best_move = m
+            if code == WIN:
+                break
+    return best * MOVE_SPAN + best_move
+
+
+@njit(cache=True, nogil=True)
+def read_string(s, hw, keys, ctx, mv, sc, attack, target):
+    """Entry point: attack or defend the string at ``target`` from here."""
+    ctx[C_ROOT] = s[H_STACKP]
+    ctx[C_ABORTED] = 0
+    if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
+        return 0
+    return _read(s, hw, keys, ctx, mv, sc, attack, np.int64(target),
+                 np.int64(EMPTY), np.int64(PASS))
+
+
+@njit(cache=True, nogil=True)
+def read_after(s, hw, keys, ctx, mv, sc, attack, target, move):
+    """does_attack / does_defend: play ``move`` for the side to read, then ask
+    whether the other side still succeeds; return the mover's code."""
+    ctx[C_ROOT] = s[H_STACKP]
+    ctx[C_ABORTED] = 0
+    mine = s[COLOR + target]
+    if mine != BLACK and mine != WHITE:
+        return 0
+    color = 3 - mine if attack else mine
+    conditional = False
+    if not kb.trymove(s, hw, keys, move, color):
+        if not kb.tryko(s, hw, keys, move, color):
+            return 0
+        conditional = True
+    ctx[C_TRYMOVES] += 1
+    ctx[C_ROOT] = s[H_STACKP]
+    kom = color if conditional else EMPTY
+    if attack and s[COLOR + target] == EMPTY:
+        code = WIN
+        if s[H_KO] != PASS and not conditional:
+            code = KO_A
+    else:
+        code = invert(_read(s, hw, keys, ctx, mv, sc, not attack, np.int64(target),
+                            np.int64(kom), np.int64(move if conditional else PASS))
+                      // MOVE_SPAN)
+    kb.popgo(s, hw, keys)
+    if conditional and code > KO_B:
+        code = KO_B
+    return code
