@@ -11,6 +11,7 @@ Depths are GNU Go's level-10 values shifted by ``depth_offset``
 (increase_depths / decrease_depths); ``level`` below 10 lowers them as GNU
 Go's level does, one step per level.
 """
+from .cache import ReadingCache
 from .kernel import reading as kr
 from .kernel.layout import BLACK, COLOR, PASS, WHITE
 
@@ -20,11 +21,12 @@ GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
 class Reader:
     """Reading settings, counters and scratch space for one thread."""
 
-    def __init__(self, level=10, node_limit=0):
-        self.ctx, self.mv, self.sc = kr.new_context()
+    def __init__(self, level=10, node_limit=0, cache=None):
+        self.ctx, self.mv, self.sc, self.pk = kr.new_context()
         self.level = level
         self.depth_offset = 0
         self.node_limit = node_limit
+        self.cache = cache if cache is not None else ReadingCache(0)
 
     # -------------------------------------------------------- settings
     @property
@@ -34,9 +36,22 @@ class Reader:
         shift = self.depth_offset - max(0, 10 - self.level)
         return tuple(max(0, d + shift) for d in kr.DEFAULT_DEPTHS)
 
-    def _prepare(self):
+    def _prepare(self, position):
         self.ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
         self.ctx[kr.C_NODELIMIT] = self.node_limit
+        self.ctx[kr.C_SETTINGS] = hash(self.depths) & 0x3FFFF
+        self.cache.for_size(position.size)
+
+    @property
+    def cache_counters(self):
+        """(probes, hits, stores, replacements, collisions) counted by this reader."""
+        return tuple(int(x) for x in self.ctx[kr.C_STATS:kr.C_STATS + 5])
+
+    def reset_cache_counters(self):
+        self.ctx[kr.C_STATS:kr.C_STATS + 5] = 0
+
+    def cache_stats(self):
+        return self.cache.stats(self.cache_counters)
 
     @property
     def nodes(self):
@@ -72,10 +87,11 @@ class Reader:
 
     def _run(self, position, pt, attack, ladder=False):
         target = self._target(position, pt)
-        self._prepare()
+        self._prepare(position)
         self.ctx[kr.C_LADDER] = 1 if ladder else 0
-        packed = kr.read_string(position.s, position.hw, position.keys,
-                                self.ctx, self.mv, self.sc, attack, target)
+        packed = kr.read_string(position.s, position.hw, position.keys, self.ctx, self.mv,
+                                self.sc, self.pk, self.cache.table, self.cache.meta,
+                                attack, target)
         self.ctx[kr.C_LADDER] = 0
         position._raise_if_hash_error("reading")
         return self._answer(position, packed)
@@ -94,9 +110,10 @@ class Reader:
 
     def _after(self, position, pt, move, attack):
         target = self._target(position, pt)
-        self._prepare()
-        code = kr.read_after(position.s, position.hw, position.keys, self.ctx,
-                             self.mv, self.sc, attack, target, position.pos(move))
+        self._prepare(position)
+        code = kr.read_after(position.s, position.hw, position.keys, self.ctx, self.mv,
+                             self.sc, self.pk, self.cache.table, self.cache.meta,
+                             attack, target, position.pos(move))
         position._raise_if_hash_error("reading")
         return GTP_CODE[int(code)]
 

@@ -29,13 +29,14 @@ import numpy as np
 from numba import njit
 
 from . import board as kb
+from . import cache as kc
 from .layout import (BLACK, COLOR, EMPTY, H_KO, H_STACKP, LIBS, MAXLIBS,
                      NLIB, ORIGIN, PASS, WHITE, H_W, NEXT)
 
 WIN, KO_A, KO_B = 5, 4, 3
 MOVE_SPAN = 1 << 12
 MAXMOVES = 48
-READ_PLIES = 160          # hard cap on the reading depth below the root
+READ_PLIES = 160          # hard cap on stackp while reading
 
 # ctx fields
 C_NODES = 0
@@ -52,19 +53,23 @@ C_NODELIMIT = 10
 C_ABORTED = 11
 C_ROOT = 12
 C_LADDER = 13
-CTX_LEN = 16
+C_SETTINGS = 14           # depth settings id, part of every cache question
+C_STATS = 16              # cache statistics: probes, hits, stores, replacements, collisions
+CTX_LEN = 24
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
 
 
 def new_context():
-    """ctx (int64 counters and settings), move and score scratch rows."""
+    """ctx (int64 counters and settings), move and score scratch rows, and
+    the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH:C_KODEPTH + 1] = DEFAULT_DEPTHS
     mv = np.zeros((READ_PLIES + 2, MAXMOVES + 48), np.int32)   # moves, then scratch
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
-    return ctx, mv, sc
+    pk = np.zeros(32, np.int64)
+    return ctx, mv, sc, pk
 
 
 @njit(cache=True, inline="always")
@@ -262,24 +267,51 @@ def _order(s, hw, keys, mv, sc, ply, n, target, color, attack):
 
 
 @njit(cache=True)
-def _read(s, hw, keys, ctx, mv, sc, attack, target, komaster, kom_pos):
+def _play(s, hw, keys, ctx, m, color, komaster, stackp):
+    """Play candidate ``m``: 1 played, 2 played as a conditional ko capture
+    (komaster rules allow it), 0 not playable."""
+    if kb.trymove(s, hw, keys, m, color):
+        ctx[C_TRYMOVES] += 1
+        return 1
+    if ((komaster == EMPTY or komaster == color) and stackp <= ctx[C_KODEPTH]
+            and kb.tryko(s, hw, keys, m, color)):
+        ctx[C_TRYMOVES] += 1
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def _trivial(s, ctx, target, libs, stackp):
+    """True when the liberties alone decide: safe for the defender."""
+    if libs > 4 or (libs == 4 and stackp > ctx[C_FOURLIB]) or (libs == 3 and stackp > ctx[C_DEPTH]):
+        return True
+    return stackp >= READ_PLIES or (ctx[C_LADDER] != 0 and libs > 2)
+
+
+@njit(cache=True)
+def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, kom_pos):
     """Attack (``attack`` true) or defend ``target``; see the module doc."""
-    ctx[C_NODES] += 1
     mine = s[COLOR + target]
-    other = 3 - mine
-    color = other if attack else mine
+    color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
-    deep = stackp - ctx[C_ROOT]
     libs = s[NLIB + s[ORIGIN + target]]
     fail = 0 if attack else WIN
+    if _trivial(s, ctx, target, libs, stackp):
+        return fail * MOVE_SPAN
+    use_cache = meta[kc.M_CAPACITY] > 0
+    q = np.int64(0)
+    if use_cache:
+        routine = (1 if attack else 2) + 2 * ctx[C_LADDER]
+        q = kc.question_word(routine, target, komaster, kom_pos, stackp, ctx[C_SETTINGS])
+        hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
+        if hit >= 0:
+            return hit
+    ctx[C_NODES] += 1
     if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] > ctx[C_NODELIMIT]:
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
-    if libs > 4 or (libs == 4 and stackp > ctx[C_FOURLIB]) or (libs == 3 and stackp > ctx[C_DEPTH]):
-        return fail * MOVE_SPAN
-    if deep >= READ_PLIES or (ctx[C_LADDER] and libs > 2):
-        return fail * MOVE_SPAN
-    ply = deep
+    nodes0 = ctx[C_NODES]
+    ply = stackp - ctx[C_ROOT]
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
     else:
@@ -296,77 +328,71 @@ def _read(s, hw, keys, ctx, mv, sc, attack, target, komaster, kom_pos):
             if tries == max_tries:
                 continue
             tries += 1
-        conditional = False
-        kom = komaster
-        kpos = kom_pos
-        if kb.trymove(s, hw, keys, m, color):
-            pass
-        elif ((komaster == EMPTY or komaster == color) and stackp <= ctx[C_KODEPTH]
-              and kb.legal(s, m, color, True)):
-            kb.tryko(s, hw, keys, m, color)
-            conditional = True
-            kom = color
-            kpos = m
-        else:
+        played = _play(s, hw, keys, ctx, m, color, komaster, stackp)
+        if played == 0:
             continue
-        ctx[C_TRYMOVES] += 1
+        kom = color if played == 2 else komaster
+        kpos = m if played == 2 else kom_pos
         if attack and s[COLOR + target] == EMPTY:
             code = WIN
             if s[H_KO] != PASS and (kom == EMPTY or kom == mine):
-                code = KO_A
+                code = KO_A           # captured in a ko the owner may retake
         else:
             # exact argument types: numba's cache breaks recursive calls that cast
-            code = invert(_read(s, hw, keys, ctx, mv, sc, not attack, np.int64(target),
-                                np.int64(kom), np.int64(kpos)) // MOVE_SPAN)
+            code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
+                                np.int64(target), np.int64(kom), np.int64(kpos))
+                          // MOVE_SPAN)
         kb.popgo(s, hw, keys)
-        if conditional and code > KO_B:
+        if played == 2 and code > KO_B:
             code = KO_B
         if code > best:
             best = code
             best_move = m
             if code == WIN:
                 break
-    return best * MOVE_SPAN + best_move
+    result = best * MOVE_SPAN + best_move
+    if use_cache and ctx[C_ABORTED] == 0:
+        kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk, result,
+                 ctx[C_NODES] - nodes0 + 1)
+    return result
 
 
 @njit(cache=True, nogil=True)
-def read_string(s, hw, keys, ctx, mv, sc, attack, target):
+def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target):
     """Entry point: attack or defend the string at ``target`` from here."""
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
+    meta[kc.M_GEN] += 1
     if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
         return 0
-    return _read(s, hw, keys, ctx, mv, sc, attack, np.int64(target),
+    return _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, np.int64(target),
                  np.int64(EMPTY), np.int64(PASS))
 
 
 @njit(cache=True, nogil=True)
-def read_after(s, hw, keys, ctx, mv, sc, attack, target, move):
+def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, move):
     """does_attack / does_defend: play ``move`` for the side to read, then ask
     whether the other side still succeeds; return the mover's code."""
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
+    meta[kc.M_GEN] += 1
     mine = s[COLOR + target]
     if mine != BLACK and mine != WHITE:
         return 0
     color = 3 - mine if attack else mine
-    conditional = False
-    if not kb.trymove(s, hw, keys, move, color):
-        if not kb.tryko(s, hw, keys, move, color):
-            return 0
-        conditional = True
-    ctx[C_TRYMOVES] += 1
-    ctx[C_ROOT] = s[H_STACKP]
-    kom = color if conditional else EMPTY
+    played = _play(s, hw, keys, ctx, move, color, EMPTY, s[H_STACKP])
+    if played == 0:
+        return 0
+    kom = color if played == 2 else EMPTY
     if attack and s[COLOR + target] == EMPTY:
         code = WIN
-        if s[H_KO] != PASS and not conditional:
+        if s[H_KO] != PASS and played == 1:
             code = KO_A
     else:
-        code = invert(_read(s, hw, keys, ctx, mv, sc, not attack, np.int64(target),
-                            np.int64(kom), np.int64(move if conditional else PASS))
-                      // MOVE_SPAN)
+        code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
+                            np.int64(target), np.int64(kom),
+                            np.int64(move if played == 2 else PASS)) // MOVE_SPAN)
     kb.popgo(s, hw, keys)
-    if conditional and code > KO_B:
+    if played == 2 and code > KO_B:
         code = KO_B
     return code
