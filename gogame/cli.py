@@ -25,15 +25,29 @@ def _replay(args):
     return 0 if t["errors"] == 0 and t["mismatches"] == 0 else 1
 
 
+def _flat(result, prefix=""):
+    """(dotted key, value) pairs of a nested dict, for the text output."""
+    for key, value in result.items():
+        if isinstance(value, dict):
+            yield from _flat(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
 def _bench(args):
     from .bench import run_bench
     result = run_bench(args.what, seconds=args.seconds, games=args.games)
     if args.json:
         print(json.dumps(result, indent=1))
     else:
-        for key, value in result.items():
+        for key, value in _flat(result):
             print(f"{key:32} {value}")
     return 0
+
+
+def _regress(args):
+    from .regress import main as regress_main
+    return regress_main(args)
 
 
 def build_parser():
@@ -49,14 +63,28 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_replay)
 
-    p = sub.add_parser("bench", help="benchmarks (not tests): board")
-    p.add_argument("what", choices=["board"])
+    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache")
+    p.add_argument("what", choices=["board", "cache"])
     p.add_argument("--seconds", type=float, default=1.0,
                    help="time per measurement (default 1)")
     p.add_argument("--games", nargs="*", default=None, metavar="GAME.sgf",
                    help="games for the replay figures (default: sgf/*.sgf)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_bench)
+
+    p = sub.add_parser("regress", help="run GNU Go .tst regression files, judged as GNU Go does")
+    p.add_argument("files", nargs="+", metavar="FILE.tst")
+    p.add_argument("--engine", metavar="CMD",
+                   help="also run another GTP engine (a shell-like command), side by side")
+    p.add_argument("--only", metavar="1,5,20", help="run only these test numbers")
+    p.add_argument("--threads", type=int, default=None, help="gogame's reading threads")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_regress)
+
+    from . import gtp as gtp_front     # light: numba loads when a command needs the board
+    p = sub.add_parser("gtp", help="GTP engine on stdin/stdout (GoGui, Sabaki, regress)")
+    gtp_front.add_arguments(p)
+    p.set_defaults(run=gtp_front.run)
     return parser
 
 

@@ -16,8 +16,8 @@ import numpy as np
 from . import coords
 from .kernel import board as kb
 from .kernel.layout import (BLACK, COLOR, EMPTY, H_CAPT, H_CHECK, H_HASHERR,
-                            H_HASHWHERE, H_KO, H_STACKP, MARK, MAXPOS, PASS,
-                            PLYMARK, WHITE, new_state)
+                            H_HASHWHERE, H_KO, H_MARKGEN, H_STACKP, MARK, MAXPOS,
+                            PASS, PLYMARK, WHITE, new_state)
 from .kernel.zobrist import KEYS, compute_hash
 
 
@@ -171,9 +171,12 @@ class Position:
 
     def undo(self):
         """Take back the last real move by replaying the rest of the history."""
-        if self.stackp or not self.history or self.history[-1][0] != "move":
+        last = len(self.history)
+        while last and self.history[last - 1][0] == "ko":
+            last -= 1                  # an IL[] ko point goes with the move before it
+        if self.stackp or not last or self.history[last - 1][0] != "move":
             raise CannotUndoError("cannot undo")
-        self.history.pop()
+        del self.history[last - 1:]
         self._rebuild()
         if self.check_hashing and self.hash != self.recompute_hash():
             self.s[H_HASHERR] = 1
@@ -266,8 +269,8 @@ class Position:
     def snapshot(self):
         """The whole position as bytes: header, ply marks in use, board data."""
         s = self.s
-        return (s[:PLYMARK + self.stackp].tobytes() + s[COLOR:MARK].tobytes()
-                + self.hw[:2].tobytes())
+        return (s[:H_MARKGEN].tobytes() + s[H_CHECK:PLYMARK + self.stackp].tobytes()
+                + s[COLOR:MARK].tobytes() + self.hw[:2].tobytes())
 
     def stones(self):
         """{(row, col): color} for every stone."""

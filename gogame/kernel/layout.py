@@ -77,8 +77,3 @@ def row_col(size, pos):
 def new_state():
     """Fresh zeroed state and hash-word arrays (call ``board.clear`` next)."""
     return np.zeros(STATE_LEN, np.int32), np.zeros(HW_LEN, np.uint64)
-
-
-def snapshot_ranges():
-    """Slices of ``s`` that make up the position (no scratch, no stack)."""
-    return [(0, H_MARKGEN), (H_CHECK, MARK)]

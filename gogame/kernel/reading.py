@@ -160,6 +160,23 @@ def _add_friend_liberties(s, mv, sc, ply, n, o, maxlibs, score):
 
 
 @njit(cache=True)
+def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score):
+    """Captures of attacker strings in atari next to the owner's strings that
+    touch a liberty of ``o`` (its superstring, loosely): they give it air."""
+    w = s[H_W]
+    mine = s[COLOR + o]
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[COLOR + q] == mine and s[ORIGIN + q] != o:
+                kx = _neighbour_strings(s, s[ORIGIN + q], 3 - mine, scratch)
+                for j in range(kx):
+                    if s[NLIB + scratch[j]] == 1:
+                        n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
+    return n
+
+
+@njit(cache=True)
 def _neighbour_strings(s, o, color, out):
     """Origins of the ``color`` strings adjacent to string ``o``; return count."""
     w = s[H_W]
@@ -232,6 +249,8 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
+    if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
+        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10)
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
@@ -312,10 +331,34 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, k
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
     ply = stackp - ctx[C_ROOT]
+    # the defender may capture a two-liberty neighbour in a ladder: read those
+    # ladders first, as questions of their own
+    c0 = PASS
+    c1 = PASS
+    if not attack and ctx[C_LADDER] == 0:
+        k = _neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
+        x0 = mv[ply, MAXMOVES] if k > 0 else PASS
+        x1 = mv[ply, MAXMOVES + 1] if k > 1 else PASS
+        x2 = mv[ply, MAXMOVES + 2] if k > 2 else PASS
+        for x in (x0, x1, x2):
+            if x != PASS and s[NLIB + x] == 2 and c1 == PASS:
+                ctx[C_LADDER] = 1
+                r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
+                          np.int64(x), np.int64(komaster), np.int64(kom_pos))
+                ctx[C_LADDER] = 0
+                if r // MOVE_SPAN == WIN:
+                    if c0 == PASS:
+                        c0 = r % MOVE_SPAN
+                    else:
+                        c1 = r % MOVE_SPAN
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp)
+        if c0 != PASS:
+            n = _add(mv, sc, ply, n, c0, 30)
+        if c1 != PASS:
+            n = _add(mv, sc, ply, n, c1, 30)
     if n > 1:
         _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
     best = 0

@@ -1,0 +1,466 @@
+"""A playing session, independent of GTP: position, komi, colour to move, reader.
+
+``Engine`` owns the current ``Position`` and everything that outlives it:
+komi (which survives ``boardsize`` / ``clear_board``), the settings every new
+Position gets (``check_hashing``), the ``Reader`` with its depth offset and
+counters, and the colour to move.  Points are (row, col) with row 0 at the
+bottom, GTP vertex strings (``'D4'``) or ``None`` for a pass; colours are
+``BLACK``/``WHITE`` or ``'b'``/``'black'``/``'w'``/``'white'``.
+
+Every operation either succeeds or leaves the session as it was:
+
+* ``boardsize`` / ``loadsgf`` build the new Position completely before
+  swapping it in; ``loadsgf`` raises ``LoadError`` (a ``ValueError`` whose
+  message starts with ``cannot load file``) and keeps the old position;
+* ``play`` raises ``IllegalMoveError``, ``undo`` ``CannotUndoError`` (both
+  from ``position``), with nothing changed; with ``check_hashing`` a hash
+  mismatch takes the move back before ``HashMismatchError`` propagates.
+
+``loadsgf`` follows GNU Go 3.8 (``gameinfo_play_sgftree_rot``): the main
+line's properties are actioned in file order; ``until`` is ``None`` (the whole
+line), a move number N (the position *before* move N) or a vertex (stop
+before the first move played there; ``'pass'`` stops at the first pass); the
+colour to move starts as black (white with ``HA`` > 1), ``PL[]`` sets it, and
+each move sets it to the other colour; ``IL[p]`` makes ``p`` the ko point when
+a stone of the colour opposite to p's upper neighbour (lower on the top edge)
+would capture exactly one stone there.  Deviations, all on records GNU Go
+only warns about: an illegal move in the record is an error (GNU Go stops
+loading there), ``AE`` is honoured (GNU Go ignores it), a setup stone replaces
+one already there, and ``HA`` without setup stones places no handicap stones.
+"""
+import os
+import re
+from dataclasses import dataclass
+
+from sgfmill import sgf, sgf_properties
+
+from . import coords
+from .kernel.layout import BLACK, EMPTY, WHITE
+from .position import (CannotUndoError, HashMismatchError, IllegalMoveError,
+                       Position, parse_color)
+from .sgfio import MAX_SGF_BYTES
+
+__all__ = ["Engine", "Settings", "LoadError", "IllegalMoveError", "CannotUndoError",
+           "HashMismatchError", "BLACK", "WHITE", "EMPTY", "other", "color_word",
+           "board_text"]
+
+COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
+
+
+def other(color):
+    return WHITE if color == BLACK else BLACK
+
+
+def color_word(color):
+    """BLACK -> 'black', as GNU Go prints a colour (``%C``)."""
+    return COLOR_WORDS[color]
+
+
+class LoadError(ValueError):
+    """``loadsgf`` failed; the old position is kept.  The message starts
+    with ``cannot load file`` and names the file and the reason."""
+
+
+@dataclass
+class Settings:
+    """What every Position and the Reader are made with.
+
+    ``cache_mb``, ``hash`` and ``threads`` are accepted and kept for the
+    reading cache and the threads to come; they change nothing yet.
+    """
+    check_hashing: bool = False
+    level: int = 10
+    cache_mb: float | None = None
+    hash: str = "double"
+    threads: int = 1
+
+
+class Engine:
+    """A session: the position and what survives it."""
+
+    def __init__(self, size=19, komi=0.0, settings=None, reader=None, **kw):
+        self.settings = settings or Settings(**kw)
+        self.komi = float(komi)
+        self._reader = reader
+        self.position = self._new_position(size)
+        self.to_move = BLACK
+
+    # ----------------------------------------------------------- settings
+    def _new_position(self, size):
+        return Position(size, check_hashing=self.settings.check_hashing)
+
+    @property
+    def check_hashing(self):
+        return self.settings.check_hashing
+
+    @check_hashing.setter
+    def check_hashing(self, on):
+        self.settings.check_hashing = bool(on)
+        self.position.check_hashing = bool(on)
+
+    @property
+    def reader(self):
+        """The ``Reader`` (created on first use, so that start-up stays light)."""
+        if self._reader is None:
+            from .reading import Reader
+            self._reader = Reader(level=self.settings.level)
+        return self._reader
+
+    @property
+    def size(self):
+        return self.position.size
+
+    @property
+    def hash(self):
+        return self.position.hash
+
+    # -------------------------------------------------------------- board
+    def boardsize(self, n):
+        """A new empty board of ``n`` x ``n``; ValueError outside 2..25."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError("unacceptable size")
+        try:
+            coords.check_size(n)
+        except ValueError:
+            raise ValueError("unacceptable size") from None
+        self.position = self._new_position(n)
+        self.to_move = BLACK
+
+    def clear_board(self):
+        self.position = self._new_position(self.size)
+        self.to_move = BLACK
+
+    def clear(self):
+        """pygtp's game-object protocol (``gtp.Engine`` calls it)."""
+        self.clear_board()
+
+    def play(self, color, pt):
+        """A real move; IllegalMoveError (nothing changed) if not legal."""
+        color = parse_color(color)
+        pos = self.position
+        try:
+            pos.play(pt, color)
+        except HashMismatchError:
+            # the move was played and the words disagree: take it back
+            pos.check_hashing = False
+            pos.undo()
+            pos.resync_hash()
+            pos.check_hashing = True
+            raise
+        self.to_move = other(color)
+
+    def undo(self):
+        """Take back the last real move; CannotUndoError if there is none."""
+        pos = self.position
+        moves = pos.moves()
+        try:
+            pos.undo()
+        except HashMismatchError:
+            pos.resync_hash()       # the move is taken back; the report goes up
+            self.to_move = moves[-1][1]
+            raise
+        self.to_move = moves[-1][1]
+
+    # ------------------------------------------------------------ loadsgf
+    def loadsgf(self, path, until=None):
+        """Load the main line of ``path``; return the colour to move.
+
+        ``until``: None, a move number N >= 1 (the position before move N),
+        a (row, col) point or GTP vertex string (stop before the first move
+        there; ``'pass'`` stops before the first pass).  All or nothing.
+        """
+        try:
+            position, to_move, komi = self._load(os.fspath(path), until)
+        except LoadError:
+            raise
+        except (ValueError, OSError) as e:
+            raise LoadError(f"cannot load file: {path}: {e}") from None
+        self.position = position
+        self.to_move = to_move
+        if komi is not None:
+            self.komi = komi
+        return to_move
+
+    def _load(self, path, until):
+        game = _read_sgf(path)
+        size = game.get_size()
+        try:
+            coords.check_size(size)
+        except ValueError:
+            raise LoadError(f"cannot load file: {path}: board size {size} not supported "
+                            f"(2..{coords.MAXSIZE})") from None
+        until_number, until_move = _parse_until(until, size)
+        root = game.get_root()
+        komi = None
+        if root.has_property("KM"):
+            try:
+                komi = float(game.get_komi())
+            except ValueError:
+                komi = None
+        to_move = BLACK
+        try:
+            if root.has_property("HA") and int(root.get("HA")) > 1:
+                to_move = WHITE
+        except ValueError:
+            pass
+        pos = self._new_position(size)
+        number = 0      # moves played so far
+        for node in game.get_main_sequence():
+            setup_done = False
+            for ident in node.properties():
+                where = f"move {number + 1}"
+                if ident in ("AB", "AW", "AE"):
+                    if not setup_done:
+                        setup_done = True
+                        try:
+                            black, white, empty = node.get_setup_stones()
+                            stones = {pt: EMPTY for pt in empty}
+                            stones.update({pt: BLACK for pt in black})
+                            stones.update({pt: WHITE for pt in white})
+                            pos.setup(stones)
+                        except ValueError as e:
+                            raise LoadError(f"cannot load file: {path}: setup before "
+                                            f"{where}: {e}") from None
+                elif ident == "PL":
+                    raw = node.get_raw("PL")[:1]
+                    to_move = WHITE if raw in (b"w", b"W", b"2") else BLACK
+                elif ident in ("B", "W"):
+                    color = BLACK if ident == "B" else WHITE
+                    to_move = color
+                    try:
+                        pt = sgf_properties.interpret_go_point(node.get_raw(ident), size)
+                    except ValueError as e:
+                        raise LoadError(f"cannot load file: {path}: {where}: {e}") from None
+                    if (until_move is not False and pt == until_move) or number == until_number - 1:
+                        return pos, to_move, komi
+                    try:
+                        pos.play(pt, color)
+                    except (IllegalMoveError, HashMismatchError) as e:
+                        raise LoadError(f"cannot load file: {path}: {where}: {e}") from None
+                    number += 1
+                    to_move = other(color)
+                elif ident == "IL":
+                    for raw in node.get_raw_list("IL"):
+                        try:
+                            pt = coords.parse_sgf(raw.decode("ascii"), size)
+                        except (ValueError, UnicodeDecodeError) as e:
+                            raise LoadError(f"cannot load file: {path}: IL[] at {where}: "
+                                            f"{e}") from None
+                        if pt is not None and _il_is_ko(pos, pt):
+                            pos.set_ko(pt)
+        return pos, to_move, komi
+
+    # ------------------------------------------------------- trymove etc.
+    def trymove(self, color, pt):
+        ok = self.position.trymove(pt, parse_color(color))
+        if ok:
+            self._count_trymove()
+        return ok
+
+    def tryko(self, color, pt):
+        ok = self.position.tryko(pt, parse_color(color))
+        if ok:
+            self._count_trymove()
+        return ok
+
+    def _count_trymove(self):
+        # GNU Go counts the trymoves made from GTP too
+        reader = self.reader
+        reader.trymoves += 1
+
+    def popgo(self):
+        """Undo the last trymove/tryko; IndexError when there is none."""
+        self.position.popgo()
+
+    # ------------------------------------------------------------ reading
+    def _string(self, pt):
+        if self.position.color_at(pt) == EMPTY:
+            raise ValueError(f"no stone at {pt!r}")
+        return pt
+
+    def attack(self, pt):
+        """(code, move or None): can the string at ``pt`` be captured?"""
+        return self.reader.attack(self.position, self._string(pt))
+
+    def find_defense(self, pt):
+        """(code, move or None): can the string at ``pt`` be saved?"""
+        return self.reader.find_defense(self.position, self._string(pt))
+
+    def ladder_attack(self, pt):
+        return self.reader.ladder_attack(self.position, self._string(pt))
+
+    def does_attack(self, pt, move):
+        """Code: does the attacker's ``move`` capture the string at ``pt``?"""
+        return self.reader.does_attack(self.position, self._string(pt), move)
+
+    def does_defend(self, pt, move):
+        return self.reader.does_defend(self.position, self._string(pt), move)
+
+    def increase_depths(self):
+        self.reader.depth_offset += 1
+
+    def decrease_depths(self):
+        self.reader.depth_offset -= 1
+
+    # ------------------------------------------------------------ queries
+    def color_at(self, pt):
+        return self.position.color_at(pt)
+
+    def is_legal(self, color, pt):
+        return self.position.is_legal(pt, parse_color(color))
+
+    def all_legal(self, color):
+        """Legal moves (not pass) in GNU Go's order: top row first."""
+        color = parse_color(color)
+        pos = self.position
+        return [pt for pt in board_points(self.size)
+                if pos.color_at(pt) == EMPTY and pos.is_legal(pt, color)]
+
+    def countlib(self, pt):
+        return self.position.countlib(pt)
+
+    def findlib(self, pt):
+        return sort_points(self.position.findlib(pt))
+
+    def worm_stones(self, pt=None, color=None):
+        """The strings (each a list of points, GNU Go's order): the one at
+        ``pt``, or all of ``color``, or all."""
+        pos = self.position
+        if pt is not None:
+            return [sort_points(pos.string_stones(pt))]
+        want = None if color is None else parse_color(color)
+        seen, out = set(), []
+        for p in board_points(self.size):
+            c = pos.color_at(p)
+            if c == EMPTY or p in seen or (want is not None and c != want):
+                continue
+            stones = sort_points(pos.string_stones(p))
+            seen.update(stones)
+            out.append(stones)
+        return out
+
+    def showboard(self):
+        """The board as GNU Go's ``showboard`` draws it (no leading newline)."""
+        return board_text(self.position)
+
+
+# ---------------------------------------------------------------- helpers
+def board_points(size):
+    """All points in GNU Go's order: top row first, left to right."""
+    return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]
+
+
+def sort_points(points):
+    """GNU Go's order for vertex lists: top row first, then left to right."""
+    return sorted(points, key=lambda p: (-p[0], p[1]))
+
+
+def _read_sgf(path):
+    try:
+        if os.path.getsize(path) > MAX_SGF_BYTES:
+            raise LoadError(f"cannot load file: {path}: larger than {MAX_SGF_BYTES} bytes")
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise LoadError(f"cannot load file: {path}: {e.strerror or e}") from None
+    try:
+        return sgf.Sgf_game.from_bytes(data)
+    except ValueError as e:
+        raise LoadError(f"cannot load file: {path}: not a valid SGF file: {e}") from None
+
+
+_NUMBER = re.compile(r"[1-9][0-9]*\Z")
+
+
+def _parse_until(until, size):
+    """-> (move number or 0, point / None (a pass) / False (no vertex))."""
+    if until is None:
+        return 0, False
+    if isinstance(until, bool):
+        raise ValueError(f"bad move number or vertex: {until!r}")
+    if isinstance(until, int):
+        if until < 1:
+            raise ValueError(f"move number {until} < 1")
+        return until, False
+    if isinstance(until, str):
+        if _NUMBER.match(until.strip()):
+            return int(until), False
+        try:
+            return 0, coords.parse_gtp(until, size)
+        except ValueError as e:
+            raise LoadError(f"cannot load file: {e}") from None
+    coords.to_pos(until, size)      # checks a (row, col) point
+    return 0, tuple(until)
+
+
+def _il_is_ko(pos, pt):
+    """GNU Go's IL[] test: would the colour opposite to the stone above ``pt``
+    (below, on the top edge) capture exactly one stone by playing there?"""
+    size = pos.size
+    row, col = pt
+    if pos.color_at(pt) != EMPTY:
+        return False
+    ref = (row + 1, col) if row + 1 < size else (row - 1, col)
+    opponent = pos.color_at(ref)          # the stones the ko capture would take
+    if opponent == EMPTY:
+        return False
+    captured = 0
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if not (0 <= r < size and 0 <= c < size):
+            continue
+        if pos.color_at((r, c)) != opponent:
+            return False
+        if pos.countlib((r, c)) == 1:
+            captured += len(pos.string_stones((r, c)))
+    return captured == 1
+
+
+def is_hoshi(size, row, col):
+    """GNU Go's star points (``is_hoshi_point``), with row 0 at the bottom."""
+    m, n = size - 1 - row, col
+    if size in (2, 4):
+        return False
+    if size == 3:
+        return m == 1 and n == 1
+    if size == 5:
+        return (m, n) in ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3))
+    hoshi = 2 if size <= 11 else 3
+    middle = size // 2
+    if m >= middle:                       # mirror into the lower corner
+        m = size - 1 - m
+    if n >= middle:
+        n = size - 1 - n
+    if m == hoshi and n == hoshi:
+        return True
+    if size % 2 == 0:
+        return False
+    if size < 12:
+        return m == middle and n == middle
+    return m in (hoshi, middle) and n in (hoshi, middle)
+
+
+def board_text(position):
+    """GNU Go 3.8's ``showboard`` picture: X black, O white, + star points,
+    the captures beside the two rows GNU Go puts them on."""
+    size = position.size
+    head = "  " + "".join(" " + c for c in coords.GTP_COLUMNS[:size])
+    lines = [head]
+    white_row = size - 2 if size < 10 else 8      # counted from the top
+    black_row = size - 1 if size < 10 else 9
+    for i in range(size):
+        row = size - 1 - i
+        cells = []
+        for col in range(size):
+            c = position.color_at((row, col))
+            if c == EMPTY:
+                cells.append("+" if is_hoshi(size, row, col) else ".")
+            else:
+                cells.append("X" if c == BLACK else "O")
+        line = f"{row + 1:2d} " + " ".join(cells) + f" {row + 1}"
+        if i == white_row:
+            line += f"     WHITE (O) has captured {position.captures(BLACK)} stones"
+        if i == black_row:
+            line += f"     BLACK (X) has captured {position.captures(WHITE)} stones"
+        lines.append(line)
+    lines.append(head)
+    return "\n".join(lines)
