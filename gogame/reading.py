@@ -118,9 +118,15 @@ class Reader:
         return GTP_CODE[int(code)]
 
     def does_attack(self, position, pt, move):
-        """-> code: does the attacker's ``move`` capture the string?"""
+        """-> code: does the attacker's ``move`` capture the string?  0 when the
+        string is dead already (no defence), as GNU Go answers."""
+        if self.find_defense(position, pt)[0] == 0:
+            return 0
         return self._after(position, pt, move, True)
 
     def does_defend(self, position, pt, move):
-        """-> code: does the owner's ``move`` save the string?"""
+        """-> code: does the owner's ``move`` save the string?  0 when the
+        string needs no defence (it cannot be attacked), as GNU Go answers."""
+        if self.attack(position, pt)[0] == 0:
+            return 0
         return self._after(position, pt, move, False)

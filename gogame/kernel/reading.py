@@ -222,15 +222,21 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
     k = _neighbour_strings(s, o, other, nbr)
+    race = stackp <= ctx[C_BRANCH]
     for i in range(k):
         x = nbr[i]
-        if s[NLIB + x] == 1:
-            n = _add(mv, sc, ply, n, _lib(s, x, 0), 5)
+        xl = s[NLIB + x]
+        if xl == 1 or (race and xl == 2 and libs >= 2):
+            # save it: extend, or capture / shorten the owner's strings around it
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
             cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
             kc = _neighbour_strings(s, x, mine, cap)
             for j in range(kc):
-                if s[NLIB + cap[j]] == 1:
+                cl = s[NLIB + cap[j]]
+                if cl == 1:
                     n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
+                elif race and cl <= 3 and cap[j] != o:
+                    n = _add_liberties_of(s, mv, sc, ply, n, cap[j], -1)
     return n
 
 
@@ -249,6 +255,9 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
+        elif (s[NLIB + x] == 3 and libs <= 2 and not ctx[C_LADDER]
+              and stackp <= ctx[C_BREAKCHAIN]):
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10)
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
