@@ -16,29 +16,19 @@ Every operation either succeeds or leaves the session as it was:
   from ``position``), with nothing changed; with ``check_hashing`` a hash
   mismatch takes the move back before ``HashMismatchError`` propagates.
 
-``loadsgf`` follows GNU Go 3.8 (``gameinfo_play_sgftree_rot``): the main
-line's properties are actioned in file order; ``until`` is ``None`` (the whole
-line), a move number N (the position *before* move N) or a vertex (stop
-before the first move played there; ``'pass'`` stops at the first pass); the
-colour to move starts as black (white with ``HA`` > 1), ``PL[]`` sets it, and
-each move sets it to the other colour; ``IL[p]`` makes ``p`` the ko point when
-a stone of the colour opposite to p's upper neighbour (lower on the top edge)
-would capture exactly one stone there.  Deviations, all on records GNU Go
-only warns about: an illegal move in the record is an error (GNU Go stops
-loading there), ``AE`` is honoured (GNU Go ignores it), a setup stone replaces
-one already there, and ``HA`` without setup stones places no handicap stones.
+``loadsgf`` reads the file with ``sgfio`` (``load_game`` / ``apply_game``,
+the loader ``gogame replay`` uses too), which follows GNU Go 3.8's
+``loadsgf``: properties in file order, ``until`` as a move number or vertex,
+``PL[]``/``HA`` for the colour to move, ``IL[]`` only where it is a ko, ``KM``
+for the komi (kept when the file has none); see its docstring.
 """
-import os
-import re
 from dataclasses import dataclass
-
-from sgfmill import sgf, sgf_properties
 
 from . import coords
 from .kernel.layout import BLACK, EMPTY, WHITE
 from .position import (CannotUndoError, HashMismatchError, IllegalMoveError,
                        Position, parse_color)
-from .sgfio import MAX_SGF_BYTES
+from .sgfio import SgfError, apply_game, load_game
 
 __all__ = ["Engine", "Settings", "LoadError", "IllegalMoveError", "CannotUndoError",
            "HashMismatchError", "BLACK", "WHITE", "EMPTY", "other", "color_word",
@@ -65,14 +55,18 @@ class LoadError(ValueError):
 class Settings:
     """What every Position and the Reader are made with.
 
-    ``cache_mb``, ``hash`` and ``threads`` are accepted and kept for the
-    reading cache and the threads to come; they change nothing yet.
+    ``cache_mb`` None means ``DEFAULT_CACHE_MB``; ``threads`` is kept for
+    the threads to come and changes nothing yet.
     """
     check_hashing: bool = False
     level: int = 10
     cache_mb: float | None = None
     hash: str = "double"
+    hash_bits: int = 64
     threads: int = 1
+
+
+DEFAULT_CACHE_MB = 8.0
 
 
 class Engine:
@@ -102,8 +96,12 @@ class Engine:
     def reader(self):
         """The ``Reader`` (created on first use, so that start-up stays light)."""
         if self._reader is None:
+            from .cache import ReadingCache
             from .reading import Reader
-            self._reader = Reader(level=self.settings.level)
+            s = self.settings
+            cache = ReadingCache(DEFAULT_CACHE_MB if s.cache_mb is None else s.cache_mb,
+                                 s.hash, s.hash_bits, self.size)
+            self._reader = Reader(level=s.level, cache=cache)
         return self._reader
 
     @property
@@ -167,88 +165,22 @@ class Engine:
 
         ``until``: None, a move number N >= 1 (the position before move N),
         a (row, col) point or GTP vertex string (stop before the first move
-        there; ``'pass'`` stops before the first pass).  All or nothing.
+        there; ``'pass'`` stops before the first pass).  All or nothing:
+        the new Position is built completely before it replaces the old one.
         """
         try:
-            position, to_move, komi = self._load(os.fspath(path), until)
-        except LoadError:
-            raise
+            game = load_game(path)
+            position = self._new_position(game.size)
+            to_move = apply_game(game, position, until)
+        except SgfError as e:
+            raise LoadError(f"cannot load file: {e}") from None
         except (ValueError, OSError) as e:
             raise LoadError(f"cannot load file: {path}: {e}") from None
         self.position = position
         self.to_move = to_move
-        if komi is not None:
-            self.komi = komi
+        if game.komi is not None:
+            self.komi = game.komi
         return to_move
-
-    def _load(self, path, until):
-        game = _read_sgf(path)
-        size = game.get_size()
-        try:
-            coords.check_size(size)
-        except ValueError:
-            raise LoadError(f"cannot load file: {path}: board size {size} not supported "
-                            f"(2..{coords.MAXSIZE})") from None
-        until_number, until_move = _parse_until(until, size)
-        root = game.get_root()
-        komi = None
-        if root.has_property("KM"):
-            try:
-                komi = float(game.get_komi())
-            except ValueError:
-                komi = None
-        to_move = BLACK
-        try:
-            if root.has_property("HA") and int(root.get("HA")) > 1:
-                to_move = WHITE
-        except ValueError:
-            pass
-        pos = self._new_position(size)
-        number = 0      # moves played so far
-        for node in game.get_main_sequence():
-            setup_done = False
-            for ident in node.properties():
-                where = f"move {number + 1}"
-                if ident in ("AB", "AW", "AE"):
-                    if not setup_done:
-                        setup_done = True
-                        try:
-                            black, white, empty = node.get_setup_stones()
-                            stones = {pt: EMPTY for pt in empty}
-                            stones.update({pt: BLACK for pt in black})
-                            stones.update({pt: WHITE for pt in white})
-                            pos.setup(stones)
-                        except ValueError as e:
-                            raise LoadError(f"cannot load file: {path}: setup before "
-                                            f"{where}: {e}") from None
-                elif ident == "PL":
-                    raw = node.get_raw("PL")[:1]
-                    to_move = WHITE if raw in (b"w", b"W", b"2") else BLACK
-                elif ident in ("B", "W"):
-                    color = BLACK if ident == "B" else WHITE
-                    to_move = color
-                    try:
-                        pt = sgf_properties.interpret_go_point(node.get_raw(ident), size)
-                    except ValueError as e:
-                        raise LoadError(f"cannot load file: {path}: {where}: {e}") from None
-                    if (until_move is not False and pt == until_move) or number == until_number - 1:
-                        return pos, to_move, komi
-                    try:
-                        pos.play(pt, color)
-                    except (IllegalMoveError, HashMismatchError) as e:
-                        raise LoadError(f"cannot load file: {path}: {where}: {e}") from None
-                    number += 1
-                    to_move = other(color)
-                elif ident == "IL":
-                    for raw in node.get_raw_list("IL"):
-                        try:
-                            pt = coords.parse_sgf(raw.decode("ascii"), size)
-                        except (ValueError, UnicodeDecodeError) as e:
-                            raise LoadError(f"cannot load file: {path}: IL[] at {where}: "
-                                            f"{e}") from None
-                        if pt is not None and _il_is_ko(pos, pt):
-                            pos.set_ko(pt)
-        return pos, to_move, komi
 
     # ------------------------------------------------------- trymove etc.
     def trymove(self, color, pt):
@@ -353,66 +285,6 @@ def board_points(size):
 def sort_points(points):
     """GNU Go's order for vertex lists: top row first, then left to right."""
     return sorted(points, key=lambda p: (-p[0], p[1]))
-
-
-def _read_sgf(path):
-    try:
-        if os.path.getsize(path) > MAX_SGF_BYTES:
-            raise LoadError(f"cannot load file: {path}: larger than {MAX_SGF_BYTES} bytes")
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise LoadError(f"cannot load file: {path}: {e.strerror or e}") from None
-    try:
-        return sgf.Sgf_game.from_bytes(data)
-    except ValueError as e:
-        raise LoadError(f"cannot load file: {path}: not a valid SGF file: {e}") from None
-
-
-_NUMBER = re.compile(r"[1-9][0-9]*\Z")
-
-
-def _parse_until(until, size):
-    """-> (move number or 0, point / None (a pass) / False (no vertex))."""
-    if until is None:
-        return 0, False
-    if isinstance(until, bool):
-        raise ValueError(f"bad move number or vertex: {until!r}")
-    if isinstance(until, int):
-        if until < 1:
-            raise ValueError(f"move number {until} < 1")
-        return until, False
-    if isinstance(until, str):
-        if _NUMBER.match(until.strip()):
-            return int(until), False
-        try:
-            return 0, coords.parse_gtp(until, size)
-        except ValueError as e:
-            raise LoadError(f"cannot load file: {e}") from None
-    coords.to_pos(until, size)      # checks a (row, col) point
-    return 0, tuple(until)
-
-
-def _il_is_ko(pos, pt):
-    """GNU Go's IL[] test: would the colour opposite to the stone above ``pt``
-    (below, on the top edge) capture exactly one stone by playing there?"""
-    size = pos.size
-    row, col = pt
-    if pos.color_at(pt) != EMPTY:
-        return False
-    ref = (row + 1, col) if row + 1 < size else (row - 1, col)
-    opponent = pos.color_at(ref)          # the stones the ko capture would take
-    if opponent == EMPTY:
-        return False
-    captured = 0
-    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if not (0 <= r < size and 0 <= c < size):
-            continue
-        if pos.color_at((r, c)) != opponent:
-            return False
-        if pos.countlib((r, c)) == 1:
-            captured += len(pos.string_stones((r, c)))
-    return captured == 1
 
 
 def is_hoshi(size, row, col):

@@ -455,6 +455,15 @@ class GtpEngine(pygtp.Engine):
     def cmd_cputime(self, args):
         return f"{time.process_time():.3f}"
 
+    def cmd_cache_stats(self, args):
+        """The reading cache: scheme, budget, capacity, use and counters, one per line."""
+        stats = self.session.reader.cache_stats()
+        return "\n".join(f"{key} {value}" for key, value in stats.items())
+
+    def cmd_clear_cache(self, args):
+        self.session.reader.cache.clear()
+        return ""
+
     # --------------------------------------------------- extensions
     def cmd_gogame_hash(self, args):
         return " ".join(f"{w:016x}" for w in self.session.hash)
@@ -580,12 +589,13 @@ def _int_in(low, high, what):
 
 
 def add_arguments(parser):
-    """The options of ``gogame gtp`` (validated here; the cache, hash scheme
-    and threads have no effect yet)."""
+    """The options of ``gogame gtp`` (threads are validated, not used yet)."""
     parser.add_argument("--cache-mb", type=_cache_mb, default=None, metavar="MB",
                         help="reading cache budget in MB (0: no cache)")
-    parser.add_argument("--hash", choices=["double", "full"], default="double",
-                        help="cache key scheme (default double)")
+    parser.add_argument("--hash", choices=["double", "full", "single"], default="double",
+                        help="cache key scheme (default double; single: the unverified control)")
+    parser.add_argument("--hash-bits", type=_int_in(1, 64, "hash bits"), default=64,
+                        metavar="K", help="use only K bits of hash word 0 (collision experiment)")
     parser.add_argument("--threads", type=_int_in(1, 1024, "thread count"), default=1,
                         metavar="N", help="reading threads (default 1)")
     parser.add_argument("--level", type=_int_in(0, 20, "level"), default=10, metavar="N",
@@ -598,7 +608,8 @@ def add_arguments(parser):
 def run(args, stdin=None, stdout=None):
     """Run the GTP loop with parsed ``gogame gtp`` options; exit status 0."""
     factory = default_factory(check_hashing=args.check_hashing, level=args.level,
-                              cache_mb=args.cache_mb, hash=args.hash, threads=args.threads)
+                              cache_mb=args.cache_mb, hash=args.hash,
+                              hash_bits=args.hash_bits, threads=args.threads)
     engine = GtpEngine(factory=factory)
     engine.prewarm()
     try:

@@ -1,95 +1,55 @@
 """Replay SGF games through the board kernel, optionally checking the hash.
 
-``replay_game`` plays one game's main line (setup stones, IL[] ko points,
-moves and passes) on a ``Position`` and returns a per-game dict;
-``replay_games`` adds totals.  With ``check_hashing`` both words are
-recomputed after every move; a mismatch is counted, reported with its move
-number, and the words are resynchronised so that later moves are checked
-too.  ``seconds`` times the kernel replay alone; reading the SGF is
-``parse_seconds``.  Not done here: reading (a later ``--read``).
+``replay_game`` plays one game's main line on a ``Position`` with the loader
+GTP ``loadsgf`` uses (``sgfio.load_game`` / ``apply_game``: setup stones,
+``PL[]``, ``IL[]`` ko points where they are a ko, moves and passes, in file
+order) and returns a per-game dict (``to_move`` is the colour to move after
+the whole line, as ``loadsgf`` answers it); ``replay_games`` adds totals.  With
+``check_hashing`` both words are recomputed after every move; a mismatch is
+counted, reported with its move number, and the words are resynchronised so
+that later moves are checked too.  ``seconds`` times the kernel replay alone;
+reading the SGF (and grouping its moves for the kernel) is ``parse_seconds``.
+Not done here: reading (a later ``--read``).
 """
 import time
 
-import numpy as np
-
-from .coords import format_gtp, to_pos
-from .position import HashMismatchError, IllegalMoveError, Position, color_name
-from .sgfio import SgfError, load_game
+from .kernel.layout import BLACK
+from .position import Position
+from .sgfio import SgfError, apply_game, load_game
 
 
 def replay_game(path, check_hashing=False):
     """Replay one file; never raises for a bad file or move: see ``error``."""
     out = {"file": str(path), "size": None, "moves": 0, "mismatches": 0,
-           "hash": None, "seconds": 0.0, "parse_seconds": 0.0,
+           "to_move": None, "hash": None, "seconds": 0.0, "parse_seconds": 0.0,
            "moves_per_second": 0.0, "error": None, "mismatch_moves": []}
     t0 = time.perf_counter()
     try:
         game = load_game(path)
+        game.steps                  # group the moves now: parsing, not replay
     except SgfError as e:
         out["error"] = str(e)
         return out
     out["size"] = game.size
-    steps = _prepare(game)
     out["parse_seconds"] = time.perf_counter() - t0
+
+    def mismatch(number):
+        out["mismatches"] += 1
+        out["mismatch_moves"].append(number)
+
     pos = Position(game.size, check_hashing=check_hashing)
     t1 = time.perf_counter()
     try:
-        for kind, arg in steps:
-            if kind == "moves":
-                _play_batch(pos, arg, out)
-            elif kind == "setup":
-                pos.setup(arg)
-            else:
-                pos.set_ko(arg)
-    except (ValueError, IllegalMoveError) as e:
-        out["error"] = f"{path}: {e}"
+        to_move = apply_game(game, pos, on_mismatch=mismatch)
+        out["to_move"] = "black" if to_move == BLACK else "white"
+    except ValueError as e:
+        out["error"] = str(e)
     out["seconds"] = time.perf_counter() - t1
     out["moves"] = len(pos.moves())
     out["hash"] = [f"{w:#018x}" for w in pos.hash]
     if out["seconds"] > 0:
         out["moves_per_second"] = out["moves"] / out["seconds"]
     return out
-
-
-def _prepare(game):
-    """Group the events into setup / ko steps and arrays of moves."""
-    steps, pos, colors, numbers = [], [], [], []
-
-    def flush():
-        if pos:
-            steps.append(("moves", (np.array(pos, np.int32), np.array(colors, np.int32),
-                                    list(numbers))))
-            pos.clear(), colors.clear(), numbers.clear()
-
-    for ev in game.events:
-        if ev[0] == "move":
-            pos.append(to_pos(ev[1], game.size))
-            colors.append(ev[2])
-            numbers.append(ev[3])
-        else:
-            flush()
-            steps.append(ev)
-    flush()
-    return steps
-
-
-def _play_batch(position, batch, out):
-    pos, colors, numbers = batch
-    start = 0
-    while start < len(pos):
-        try:
-            position.play_many(pos[start:], colors[start:])
-            return
-        except HashMismatchError as e:
-            k = start + e.index
-            out["mismatches"] += 1
-            out["mismatch_moves"].append(numbers[k])
-            position.resync_hash()
-            start = k + 1
-        except IllegalMoveError as e:
-            k = start + e.index
-            move = f"{color_name(colors[k])} {format_gtp(position.pt(pos[k]))}"
-            raise IllegalMoveError(f"move {numbers[k]}: illegal move {move}") from None
 
 
 def replay_games(paths, check_hashing=False):

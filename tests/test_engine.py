@@ -360,6 +360,40 @@ def test_load_error_is_a_value_error_naming_the_file(tmp_path):
         Engine().loadsgf(path)
 
 
+@pytest.mark.parametrize("text, until, where", [
+    ("(;SZ[9];B[ee];W[ee])", None, "move 2: illegal move W E5"),
+    ("(;SZ[9];B[ee];W[zz])", None, "move 2"),
+    ("(;SZ[9];B[ee];W[cc]IL[zz])", 1, "IL[] at move 3"),     # bad anywhere: refused
+    ("(;SZ[9];B[ee];AB[ba][ab]AW[aa])", None, "setup before move 2"),
+    ("(;SZ[9];B[ee])", "Z25", "vertex off the 9x9 board"),
+    ("(;SZ[9];B[ee])", 0, "move number 0 < 1"),
+])
+def test_load_errors_name_the_file_and_the_move(tmp_path, text, until, where):
+    path = write_sgf(tmp_path, text)
+    with pytest.raises(LoadError) as info:
+        Engine().loadsgf(path, until)
+    assert str(info.value).startswith(f"cannot load file: {path}: {where}")
+
+
+def test_loadsgf_refuses_a_file_over_the_size_limit(tmp_path, monkeypatch):
+    import gogame.sgfio
+    path = write_sgf(tmp_path, GAME)
+    monkeypatch.setattr(gogame.sgfio, "MAX_SGF_BYTES", 20)
+    e = Engine(13)
+    with pytest.raises(LoadError, match=f"cannot load file: {re.escape(path)}: .*larger than 20"):
+        e.loadsgf(path)
+    assert e.size == 13
+
+
+def test_loadsgf_keeps_the_komi_when_the_file_sets_none(tmp_path):
+    e = Engine()
+    e.komi = 3.5
+    e.loadsgf(write_sgf(tmp_path, "(;SZ[9];B[ee])"))
+    assert e.komi == 3.5
+    e.loadsgf(write_sgf(tmp_path, "(;SZ[9]KM[0.5];B[ee])"))
+    assert e.komi == 0.5
+
+
 def test_undo_after_loadsgf_takes_back_moves_but_not_setup(tmp_path):
     e = Engine()
     e.loadsgf(write_sgf(tmp_path, "(;SZ[9]AB[cc];W[ee];B[gg])"))
