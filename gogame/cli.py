@@ -13,7 +13,17 @@ from . import __version__
 
 def _replay(args):
     from .replay import format_report, replay_games
-    report = replay_games(args.games, check_hashing=args.check_hashing)
+    reader, trace = None, None
+    if args.read:
+        from .cache import ReadingCache
+        from .reading import Reader
+        reader = Reader(cache=ReadingCache(args.cache_mb, args.hash, args.hash_bits))
+        trace = [] if args.trace else None
+    report = replay_games(args.games, check_hashing=args.check_hashing,
+                          reader=reader, trace=trace)
+    if args.trace:
+        with open(args.trace, "w") as f:
+            f.write("".join(line + "\n" for line in trace))
     if args.json:
         print(json.dumps(report, indent=1))
     else:
@@ -50,6 +60,29 @@ def _regress(args):
     return regress_main(args)
 
 
+def _budget(text):
+    from .cache import parse_budget
+    try:
+        return parse_budget(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _bits(text):
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"hash bits must be 1..64, not {text}")
+    return int(text)
+
+
+def _cache_options(p):
+    p.add_argument("--cache-mb", type=_budget, default=8.0, metavar="MB",
+                   help="reading cache budget in MB (default 8; 0: no cache)")
+    p.add_argument("--hash", choices=["double", "full", "single"], default="double",
+                   help="cache key scheme (default double)")
+    p.add_argument("--hash-bits", type=_bits, default=64, metavar="K",
+                   help="use only K bits of hash word 0 (collision experiment)")
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="gogame", description="Go tactical reading engine (numba).")
@@ -60,6 +93,10 @@ def build_parser():
     p.add_argument("games", nargs="+", metavar="GAME.sgf")
     p.add_argument("--check-hashing", action="store_true",
                    help="recompute both hash words after every move")
+    p.add_argument("--read", action="store_true",
+                   help="examine every position: attack (and defend) each string")
+    p.add_argument("--trace", metavar="FILE", help="with --read: one line per result")
+    _cache_options(p)
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_replay)
 

@@ -9,17 +9,44 @@ the whole line, as ``loadsgf`` answers it); ``replay_games`` adds totals.  With
 counted, reported with its move number, and the words are resynchronised so
 that later moves are checked too.  ``seconds`` times the kernel replay alone;
 reading the SGF (and grouping its moves for the kernel) is ``parse_seconds``.
-Not done here: reading (a later ``--read``).
+
+With a ``reader`` (``--read``), every position of the main line is examined
+as GNU Go's examine step does: each string with at most four liberties is
+attacked, and a defence is looked for when the attack succeeds.  Strings are
+named by their lowest point and read in point order, so the trace (one line
+a result: move number, string, routine, code, move) is the same whatever the
+cache scheme, budget or run.  ``seconds`` then includes the reading.
 """
 import time
 
-from .kernel.layout import BLACK
+import numpy as np
+
+from .coords import format_gtp
+from .kernel import board as kb
+from .kernel.layout import BLACK, MAXPOS
 from .position import Position
 from .sgfio import SgfError, apply_game, load_game
 
 
-def replay_game(path, check_hashing=False):
-    """Replay one file; never raises for a bad file or move: see ``error``."""
+def examine(reader, position, number, trace):
+    """Read every string with <= 4 liberties; append trace lines; return the
+    number of results."""
+    names = np.zeros(MAXPOS, np.int32)
+    n = kb.list_strings(position.s, 4, names)
+    for pos in names[:n]:
+        pt = position.pt(pos)
+        code, move = reader.attack(position, pt)
+        trace.append(f"{number} {format_gtp(pt)} attack {code} {format_gtp(move) if code else '-'}")
+        if code:
+            code, move = reader.find_defense(position, pt)
+            trace.append(f"{number} {format_gtp(pt)} defend {code} "
+                         f"{format_gtp(move) if code else '-'}")
+    return n
+
+
+def replay_game(path, check_hashing=False, reader=None, trace=None):
+    """Replay one file; never raises for a bad file or move: see ``error``.
+    With ``reader``, examine every position; trace lines go to ``trace``."""
     out = {"file": str(path), "size": None, "moves": 0, "mismatches": 0,
            "to_move": None, "hash": None, "seconds": 0.0, "parse_seconds": 0.0,
            "moves_per_second": 0.0, "error": None, "mismatch_moves": []}
@@ -38,13 +65,23 @@ def replay_game(path, check_hashing=False):
         out["mismatch_moves"].append(number)
 
     pos = Position(game.size, check_hashing=check_hashing)
+    lines = trace if trace is not None else []
+    after = None
+    if reader is not None:
+        nodes0 = reader.nodes
+        out["results"] = 0
+
+        def after(number):
+            out["results"] += examine(reader, pos, number, lines)
     t1 = time.perf_counter()
     try:
-        to_move = apply_game(game, pos, on_mismatch=mismatch)
+        to_move = apply_game(game, pos, on_mismatch=mismatch, after_move=after)
         out["to_move"] = "black" if to_move == BLACK else "white"
     except ValueError as e:
         out["error"] = str(e)
     out["seconds"] = time.perf_counter() - t1
+    if reader is not None:
+        out["nodes"] = reader.nodes - nodes0
     out["moves"] = len(pos.moves())
     out["hash"] = [f"{w:#018x}" for w in pos.hash]
     if out["seconds"] > 0:
@@ -52,9 +89,10 @@ def replay_game(path, check_hashing=False):
     return out
 
 
-def replay_games(paths, check_hashing=False):
-    """Replay every file; ``{"games": [...], "total": {...}}``."""
-    games = [replay_game(p, check_hashing) for p in paths]
+def replay_games(paths, check_hashing=False, reader=None, trace=None):
+    """Replay every file; ``{"games": [...], "total": {...}}``; with a
+    ``reader``, also ``total["nodes"]`` and ``total["cache"]`` (statistics)."""
+    games = [replay_game(p, check_hashing, reader, trace) for p in paths]
     total = {"games": len(games),
              "moves": sum(g["moves"] for g in games),
              "mismatches": sum(g["mismatches"] for g in games),
@@ -63,6 +101,10 @@ def replay_games(paths, check_hashing=False):
              "parse_seconds": sum(g["parse_seconds"] for g in games)}
     total["moves_per_second"] = (total["moves"] / total["seconds"]
                                  if total["seconds"] else 0.0)
+    if reader is not None:
+        total["nodes"] = sum(g.get("nodes", 0) for g in games)
+        total["results"] = sum(g.get("results", 0) for g in games)
+        total["cache"] = reader.cache_stats()
     return {"games": games, "total": total}
 
 
@@ -79,6 +121,9 @@ def format_report(report):
     lines.append(f"total: {t['games']} games, {t['moves']} moves, {t['mismatches']} mismatches, "
                  f"{t['errors']} errors, {t['seconds']:.4f} s replay "
                  f"({t['moves_per_second']:.0f} moves/s), {t['parse_seconds']:.3f} s parsing")
+    if "cache" in t:
+        lines.append(f"reading: {t['results']} strings examined, {t['nodes']} nodes")
+        lines.append("cache: " + ", ".join(f"{k} {v}" for k, v in t["cache"].items()))
     for g in report["games"]:
         if g["error"]:
             lines.append(f"error: {g['error']}")

@@ -217,7 +217,7 @@ def parse_until(until, size):
         raise ValueError(f"bad move number or vertex: {until!r}") from None
 
 
-def apply_game(game, position, until=None, on_mismatch=None):
+def apply_game(game, position, until=None, on_mismatch=None, after_move=None):
     """Play ``game``'s events on ``position`` up to ``until``; return the
     colour to move (see the module's docstring for the semantics).
 
@@ -227,6 +227,8 @@ def apply_game(game, position, until=None, on_mismatch=None):
     position's ``check_hashing``, a hash mismatch is an ``SgfError`` too,
     unless ``on_mismatch`` is given: it is then called with the move number,
     the words are resynchronised and play goes on (the later moves checked).
+    ``after_move``, if given, is called with each move's number after it is
+    played (moves then go to the kernel one at a time).
     """
     try:
         stop_number, stop_pos = parse_until(until, game.size)
@@ -237,8 +239,14 @@ def apply_game(game, position, until=None, on_mismatch=None):
         if kind == "moves":
             _, pts, colors, numbers = step
             end = _stop_index(pts, numbers, stop_number, stop_pos)
-            _play_moves(position, game.path, pts[:end], colors[:end], numbers[:end],
-                        on_mismatch)
+            if after_move is None:
+                _play_moves(position, game.path, pts[:end], colors[:end], numbers[:end],
+                            on_mismatch)
+            else:
+                for k in range(len(pts) if end is None else end):
+                    _play_moves(position, game.path, pts[k:k + 1], colors[k:k + 1],
+                                numbers[k:k + 1], on_mismatch)
+                    after_move(int(numbers[k]))
             if end is not None:
                 return int(colors[end])
         elif kind == "setup":

@@ -478,3 +478,27 @@ def string_stones(s, pos, out):
         if p == o:
             break
     return k
+
+
+@njit(cache=True, nogil=True)
+def list_strings(s, maxlibs, out):
+    """Each string with at most ``maxlibs`` liberties, named by its lowest
+    point, in increasing point order, into ``out``; return the count."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    g = _new_mark(s)
+    k = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            c = s[COLOR + p]
+            if c != BLACK and c != WHITE:
+                continue
+            o = s[ORIGIN + p]
+            if s[MARK + o] == g:
+                continue
+            s[MARK + o] = g
+            if s[NLIB + o] <= maxlibs:
+                out[k] = p
+                k += 1
+    return k

@@ -209,7 +209,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     if ctx[C_LADDER]:
         return n
     w = s[H_W]
-    if (libs == 2 and stackp <= ctx[C_DEPTH]) or (libs >= 3 and stackp <= ctx[C_BRANCH]):
+    if stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n = _add_second_order(s, mv, sc, ply, n, o, -2)
         n = _add_friend_liberties(s, mv, sc, ply, n, o, 3, -2)
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
