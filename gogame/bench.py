@@ -2,7 +2,10 @@
 
 ``board``: trymove+popgo pairs per second on random legal 19x19 positions,
 replay moves per second with and without hash checking, and the warm start
-of ``gogame --version``.  Each figure is the median of several runs made in
+of ``gogame --version``.
+``cache``: bytes per entry and entries per MB of each reading-cache scheme at
+9x9, 13x13 and 19x19, and probe and store throughput (a numba loop over
+random question words on a real position).  Each figure is the median of several runs made in
 this one process, so ratios between them are fair on a noisy machine.
 """
 import glob
@@ -17,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from .kernel import board as kb
+from .kernel import cache as kc
 from .kernel.layout import COLOR, EMPTY, H_W
 from .position import Position
 
@@ -103,7 +107,134 @@ def warm_start(runs=5, argv=("--version",)):
     return statistics.median(times)
 
 
+QMASK = (1 << 53) - 1
+
+
+@njit(cache=True, inline="always")
+def _question(j):
+    """The ``j``-th random-looking question word (distinct for distinct j)."""
+    return (np.int64(j) * np.int64(0x5851F42D4C957F2D)) & QMASK
+
+
+@njit(cache=True)
+def _cache_stores(table, meta, stats, s, hw, pk, first, n):
+    """Store a result for questions ``first`` .. ``first + n - 1``."""
+    for j in range(first, first + n):
+        kc.store(table, meta, stats, s, hw, _question(j), pk, j & 0xFFFF, 1 + (j & 1023))
+    return n
+
+
+@njit(cache=True)
+def _cache_probes(table, meta, stats, s, hw, pk, n):
+    """Probe questions 0 .. 2n-1 interleaved (0, n, 1, n+1, ...); return the hits."""
+    hits = 0
+    for i in range(2 * n):
+        j = (i >> 1) + (i & 1) * n
+        if kc.probe(table, meta, stats, s, hw, _question(j), pk) >= 0:
+            hits += 1
+    return hits
+
+
+def _bench_position(size, games):
+    """A real position of ``size``: the first game of that size at move 100
+    (random legal moves when there is none)."""
+    from .sgfio import load_game
+    for path in games or ():
+        try:
+            g = load_game(path)
+        except ValueError:
+            continue
+        if g.size != size:
+            continue
+        p = Position(size)
+        try:
+            for ev in g.events:
+                if ev[0] == "setup":
+                    p.setup(ev[1])
+                elif ev[0] == "move" and ev[3] <= 100 and ev[1] is not None:
+                    p.play(ev[1], ev[2])
+        except ValueError:
+            continue
+        return p, os.path.basename(path)
+    p = Position(size)
+    _random_moves(p.s, p.hw, p.keys, size, size * size // 3, size)
+    return p, "random"
+
+
+def _timed_rate(fn, seconds, runs=5):
+    """Median calls of ``fn`` (returning operations) per second, each run
+    repeated to last about ``seconds / 10``."""
+    t0 = time.perf_counter()
+    fn()
+    reps = max(1, int(seconds / 10 / max(time.perf_counter() - t0, 1e-6)))
+    rates = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        count = sum(fn() for _ in range(reps))
+        rates.append(count / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def cache_rates(scheme, size, position, seconds, budget_mb=4.0):
+    """(stores/s, probes/s, probe hit rate) of ``scheme`` on ``position``:
+    stores of new questions into a full table (the steady state of reading:
+    mostly replacements), probes of half stored, half unknown questions."""
+    table, meta = kc.new_cache(int(budget_mb * 2**20), kc.SCHEMES[scheme], size)
+    stats = np.zeros(5, np.int64)
+    pk = np.zeros(32, np.int64)
+    n = int(min(meta[kc.M_CAPACITY] // 4, 1 << 16))
+    s, hw = position.s, position.hw
+    first = [0]
+
+    def stores():
+        first[0] += n
+        return _cache_stores(table, meta, stats, s, hw, pk, first[0], n)
+
+    def probes():
+        _cache_probes(table, meta, stats, s, hw, pk, n)
+        return 2 * n
+
+    _cache_stores(table, meta, stats, s, hw, pk, 0, 4 * n)     # fill the table
+    store_rate = _timed_rate(stores, seconds)
+    table[:] = 0
+    _cache_stores(table, meta, stats, s, hw, pk, 0, n)
+    hits = _cache_probes(table, meta, stats, s, hw, pk, n)
+    probe_rate = _timed_rate(probes, seconds)
+    return store_rate, probe_rate, hits / (2 * n)
+
+
+def cache_bench(seconds=1.0, games=None, sizes=(9, 13, 19)):
+    """Per board size and scheme: bytes per entry, entries per MB (the
+    capacity of a 1 MB budget), stores/s and probes/s; and how many times
+    the entries of ``full`` ``double`` holds per MB."""
+    boards = {}
+    for size in sizes:
+        position, source = _bench_position(size, games)
+        row = {"position": source}
+        for name, scheme in kc.SCHEMES.items():
+            table, meta = kc.new_cache(2**20, scheme, size)
+            store_rate, probe_rate, hit_rate = cache_rates(name, size, position, seconds)
+            row[name] = {"bytes_per_entry": 8 * int(meta[kc.M_WPE]),
+                         "entries_per_mb": int(meta[kc.M_CAPACITY]),
+                         "stores_per_second": round(store_rate),
+                         "probes_per_second": round(probe_rate),
+                         "probe_hit_rate": round(hit_rate, 3)}
+        row["ratio_double_full"] = round(row["double"]["entries_per_mb"]
+                                         / row["full"]["entries_per_mb"], 3)
+        boards[str(size)] = row
+    out = {"boards": boards}
+    if "19" in boards:
+        ratio = boards["19"]["ratio_double_full"]
+        out["goal_19x19_double_vs_full"] = {"ratio": ratio, "target": 4.5, "met": ratio >= 4.5}
+    return out
+
+
 def run_bench(what, seconds=1.0, games=None):
+    if what == "cache":
+        if not games:
+            here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            games = sorted(glob.glob(os.path.join(here, "sgf", "*.sgf")))
+        return cache_bench(seconds, games)
     if what != "board":
         raise ValueError(what)
     if not games:

@@ -1,34 +1,48 @@
 """The reading cache for Python callers: a byte budget, a scheme, statistics.
 
-``ReadingCache(budget_mb, scheme, hash_bits)`` owns the kernel table and its
-meta array (see ``gogame.kernel.cache`` for layouts and the replacement
-policy).  The table is laid out for one board size; ``for_size`` re-lays it
-(empty) when the size changes.  A budget of 0 disables caching.  Statistics
-are counted per reader (thread) and summed by the caller; ``stats`` adds
-what the table itself knows (capacity, bytes, entries in use).
+``ReadingCache(budget_mb, scheme, hash_bits, size, policy)`` owns the kernel
+table and its meta array (see ``gogame.kernel.cache`` for layouts and the
+replacement policy).  The table is laid out for one board size; ``for_size``
+re-lays it (empty) when the size changes.  A budget of 0 (or one smaller
+than a 2-entry bucket) disables caching.  Statistics are counted per reader
+(thread) and summed by the caller; ``stats`` adds what the table itself
+knows (capacity, bytes, entries in use).  Bad arguments raise ValueError.
 """
 from .kernel import cache as kc
 
 SCHEME_NAMES = tuple(kc.SCHEMES)
+POLICY_NAMES = tuple(kc.POLICIES)
+MAX_MB = 65536
 
 
 def parse_budget(text):
     """A cache size in MB: a finite float >= 0 and at most 65536 (ValueError)."""
-    mb = float(text)
-    if not (mb >= 0 and mb <= 65536):
-        raise ValueError(f"cache size must be between 0 and 65536 MB, not {text}")
+    try:
+        mb = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"cache size must be a number of MB, not {text!r}") from None
+    if not (mb >= 0 and mb <= MAX_MB):
+        raise ValueError(f"cache size must be between 0 and {MAX_MB} MB, not {text}")
     return mb
 
 
 class ReadingCache:
-    def __init__(self, budget_mb=8.0, scheme="double", hash_bits=64, size=19):
+    def __init__(self, budget_mb=8.0, scheme="double", hash_bits=64, size=19,
+                 policy="depth-age"):
         if scheme not in kc.SCHEMES:
-            raise ValueError(f"unknown hash scheme {scheme!r} (double, full, single)")
-        if not 1 <= int(hash_bits) <= 64:
-            raise ValueError("hash bits must be 1..64")
+            raise ValueError(f"unknown hash scheme {scheme!r} ({', '.join(SCHEME_NAMES)})")
+        if policy not in kc.POLICIES:
+            raise ValueError(f"unknown replacement policy {policy!r} ({', '.join(POLICY_NAMES)})")
+        try:
+            bits = int(hash_bits)
+        except (TypeError, ValueError):
+            raise ValueError(f"hash bits must be an integer 1..64, not {hash_bits!r}") from None
+        if isinstance(hash_bits, bool) or not 1 <= bits <= 64 or bits != float(hash_bits):
+            raise ValueError(f"hash bits must be an integer 1..64, not {hash_bits!r}")
         self.budget_mb = parse_budget(budget_mb)
         self.scheme = scheme
-        self.hash_bits = int(hash_bits)
+        self.policy = policy
+        self.hash_bits = bits
         self.size = None
         self.for_size(size)
 
@@ -41,7 +55,7 @@ class ReadingCache:
         if size != self.size:
             self.size = size
             self.table, self.meta = kc.new_cache(self.budget_bytes, kc.SCHEMES[self.scheme],
-                                                 size, self.hash_bits)
+                                                 size, self.hash_bits, kc.POLICIES[self.policy])
         return self
 
     def clear(self):
@@ -63,8 +77,8 @@ class ReadingCache:
         """Table facts plus the reading counters ``counters`` (probes, hits,
         stores, replacements, collisions), if given."""
         out = {"scheme": self.scheme, "cache_mb": self.budget_mb, "hash_bits": self.hash_bits,
-               "capacity": self.capacity, "bytes_per_entry": self.bytes_per_entry,
-               "bytes_allocated": self.bytes_allocated,
+               "policy": self.policy, "capacity": self.capacity,
+               "bytes_per_entry": self.bytes_per_entry, "bytes_allocated": self.bytes_allocated,
                "entries_in_use": int(kc.entries_in_use(self.table, self.meta))}
         if counters is not None:
             probes, hits, stores, replacements, collisions = (int(x) for x in counters)

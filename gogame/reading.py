@@ -29,17 +29,22 @@ class Reader:
         self.cache = cache if cache is not None else ReadingCache(0)
 
     # -------------------------------------------------------- settings
+    def _depth_shift(self):
+        """How far all depths move from level 10's, clipped to -32..63 (below
+        -32 every depth is 0 already)."""
+        return min(63, max(-32, self.depth_offset - max(0, 10 - self.level)))
+
     @property
     def depths(self):
         """(depth, branch, backfill, backfill2, break_chain, superstring,
         fourlib, ko) in effect."""
-        shift = self.depth_offset - max(0, 10 - self.level)
+        shift = self._depth_shift()
         return tuple(max(0, d + shift) for d in kr.DEFAULT_DEPTHS)
 
     def _prepare(self, position):
         self.ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
         self.ctx[kr.C_NODELIMIT] = self.node_limit
-        self.ctx[kr.C_SETTINGS] = hash(self.depths) & 0x3FFFF
+        self.ctx[kr.C_SETTINGS] = self._depth_shift() + 32   # the depths follow from it
         self.cache.for_size(position.size)
 
     @property

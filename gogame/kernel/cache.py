@@ -11,26 +11,44 @@ never an answer.
 Schemes (entry layouts, in int64 words):
 * ``double`` (3 words): ``key0 ^ data``, ``key1 ^ data``, ``data`` -- word 0
   gives the bucket and the tag, word 1 verifies;
-* ``full`` (4 + board words): ``seq``, ``key0 ^ data``, ``data``, ``q``, then
-  the board packed 2 bits a point -- word 0 gives bucket and tag, the packed
-  board, ko point and question fields verify;
+* ``full`` (4 + board words): ``seq``, ``key0 ^ data``, ``data``,
+  ``q | ko << 53``, then the board packed 2 bits a point -- word 0 gives
+  bucket and tag; the packed board, ko point and question fields verify;
 * ``single`` (2 words): ``key0 ^ data``, ``data`` -- word 0 alone, no
   verification: the control that shows what undetected collisions do.
 
-The XOR of the key into the first word(s) makes a torn write read as a miss;
-``full`` also keeps a sequence word that is odd while an entry is written.
-A tag match whose verification fails is a *detected collision*: counted, and
-treated as a miss.  ``hash_bits`` < 64 keeps only that many low bits of word 0
-for bucket and tag, so that collisions become frequent enough to count.
+``data`` = VALID (bit 62) | generation (bits 40..47) | log2 of the work
+below the entry (bits 32..37) | the result (bits 0..31).
 
-Buckets have two ways: way 0 keeps the entry that cost the most work (nodes
-below it) in the current generation, way 1 takes everything else (newest).
-An entry of an older generation (an earlier root query) counts as empty for
-replacement, never for probing: old results stay exact.
+Torn writes.  Every check word is XORed with ``data``, so an entry whose
+words come from two different writes fails the tag or the verification and
+reads as a miss.  ``full`` also keeps a sequence word (a seqlock): odd while
+an entry is written, re-read after the verification; a change means a miss.
+The data word is read once and the result returned is taken from that same
+read.  A tag match whose verification fails is a *detected collision*:
+counted (at most once per probe) and treated as a miss.  ``hash_bits`` < 64
+keeps only that many low bits of key 0 for bucket and tag, so that
+collisions become frequent enough to count.
+
+Replacement (``meta[M_POLICY]``), inside a 2-way bucket; a store for a
+question already in the bucket always rewrites that entry in place:
+* ``POLICY_DEPTH_AGE`` (0, default): way 0 keeps the entry that cost the most
+  work (nodes below it, compared as log2) in the current generation; a new
+  entry takes way 0 when way 0 is empty, of an older generation, or cost no
+  more work than the new one, and way 1 (newest) otherwise.  An entry of an
+  older generation (an earlier root query) counts as empty for replacement,
+  never for probing: old results stay exact.
+* ``POLICY_WAY0`` (1): always replace way 0 (the control of the experiment).
+
+Budget: ``capacity = budget // bytes_per_entry`` rounded down to whole 2-way
+buckets, so the table allocated never exceeds the budget (the 8-word
+``meta`` array and the reader's packed-board scratch are not counted).
 
 ``meta`` (int64, shared): scheme, capacity, words per entry, buckets, the
-hash-bits mask, the generation and the board words.  Statistics are counted
-in the reader's ``ctx`` (per thread) at ``C_PROBES`` ...
+hash-bits mask, the generation, the board words and the policy.  Statistics
+are counted in ``stats`` (the reader's ``ctx[C_STATS:C_STATS + 5]``, per
+thread): probes, hits, stores, replacements, collisions; misses = probes -
+hits.
 """
 import numpy as np
 from numba import njit
@@ -39,6 +57,8 @@ from .layout import COLOR, H_KO, H_SIZE, H_W
 
 SCHEME_DOUBLE, SCHEME_FULL, SCHEME_SINGLE = 1, 2, 3
 SCHEMES = {"double": SCHEME_DOUBLE, "full": SCHEME_FULL, "single": SCHEME_SINGLE}
+POLICY_DEPTH_AGE, POLICY_WAY0 = 0, 1
+POLICIES = {"depth-age": POLICY_DEPTH_AGE, "way0": POLICY_WAY0}
 
 M_SCHEME = 0
 M_CAPACITY = 1
@@ -47,11 +67,16 @@ M_BUCKETS = 3
 M_MASK = 4
 M_GEN = 5
 M_BOARDWORDS = 6
+M_POLICY = 7
 META_LEN = 8
+
+S_PROBES, S_HITS, S_STORES, S_REPLACEMENTS, S_COLLISIONS = 0, 1, 2, 3, 4
 
 VALID = np.int64(1) << 62
 SALT0 = np.uint64(0x9E3779B97F4A7C15)
 SALT1 = np.uint64(0xD1B54A32D192ED03)
+NO_TAG = -1          # _match: no entry with this tag
+MISMATCH = -2        # _match: tag matched, verification failed (a detected collision)
 
 
 def board_words(size):
@@ -64,12 +89,20 @@ def words_per_entry(scheme, size):
         return 3
     if scheme == SCHEME_SINGLE:
         return 2
-    return 4 + board_words(size)
+    if scheme == SCHEME_FULL:
+        return 4 + board_words(size)
+    raise ValueError(f"unknown cache scheme {scheme!r}")
 
 
-def new_cache(budget_bytes, scheme, size, hash_bits=64):
+def new_cache(budget_bytes, scheme, size, hash_bits=64, policy=POLICY_DEPTH_AGE):
     """(table, meta) with capacity = budget // bytes per entry, rounded down
     to whole 2-way buckets; allocated bytes never exceed the budget."""
+    if not budget_bytes >= 0:
+        raise ValueError(f"cache budget must be >= 0 bytes, not {budget_bytes!r}")
+    if not 1 <= hash_bits <= 64:
+        raise ValueError("hash bits must be 1..64")
+    if policy not in POLICIES.values():
+        raise ValueError(f"unknown replacement policy {policy!r}")
     wpe = words_per_entry(scheme, size)
     buckets = int(budget_bytes) // (8 * wpe * 2)
     table = np.zeros(buckets * 2 * wpe, np.int64)
@@ -80,6 +113,7 @@ def new_cache(budget_bytes, scheme, size, hash_bits=64):
     meta[M_BUCKETS] = buckets
     meta[M_MASK] = -1 if hash_bits >= 64 else (1 << hash_bits) - 1
     meta[M_BOARDWORDS] = board_words(size)
+    meta[M_POLICY] = policy
     return table, meta
 
 
@@ -96,7 +130,8 @@ def _mix(x):
 
 @njit(cache=True, inline="always")
 def question_word(routine, target, komaster, kom_pos, stackp, settings):
-    """Pack the question fields (not the position) into one word."""
+    """Pack the question fields (not the position) into one word: routine 3
+    bits, target 10, komaster 2, kom_pos 10, stackp 10, settings 18."""
     return (np.int64(routine) | (np.int64(target) << 3) | (np.int64(komaster) << 13)
             | (np.int64(kom_pos) << 15) | (np.int64(stackp) << 25)
             | (np.int64(settings) << 35))
@@ -104,7 +139,8 @@ def question_word(routine, target, komaster, kom_pos, stackp, settings):
 
 @njit(cache=True, inline="always")
 def question_keys(hw, q, mask):
-    """Two question keys: each board word XOR a scramble of the fields."""
+    """Two question keys: each board word XOR a scramble of the fields;
+    key 0 keeps only the ``mask`` bits (``--hash-bits``)."""
     uq = np.uint64(q)
     k0 = np.int64(hw[0] ^ _mix(uq ^ SALT0))
     k1 = np.int64(hw[1] ^ _mix(uq ^ SALT1))
@@ -130,64 +166,80 @@ def _bucket(meta, k0):
     return ((k0 & np.int64(0x7FFFFFFFFFFFFFFF)) % meta[M_BUCKETS]) * 2
 
 
+@njit(cache=True, inline="always")
+def _full_tag(table, e, k0):
+    """``full``: does the entry at ``e`` carry tag ``k0`` (cheap pre-check)?"""
+    data = table[e + 2]
+    return (data & VALID) != 0 and (table[e + 1] ^ data) == k0
+
+
 @njit(cache=True)
-def _verify(table, meta, e, k0, k1, q, s, pk):
-    """0 = no tag match, 1 = exact match, 2 = tag matched, verification failed."""
+def _match(table, meta, e, k0, k1, qk, pk):
+    """The entry at ``e`` against the question: its data word (> 0) on an
+    exact match, NO_TAG, or MISMATCH (tag matched, verification failed).
+    ``qk`` = q | ko << 53; for ``full``, ``pk`` holds the packed board."""
     scheme = meta[M_SCHEME]
     if scheme == SCHEME_DOUBLE:
         data = table[e + 2]
         if (data & VALID) == 0 or (table[e] ^ data) != k0:
-            return 0
-        return 1 if (table[e + 1] ^ data) == k1 else 2
+            return NO_TAG
+        return data if (table[e + 1] ^ data) == k1 else MISMATCH
     if scheme == SCHEME_SINGLE:
         data = table[e + 1]
         if (data & VALID) == 0 or (table[e] ^ data) != k0:
-            return 0
-        return 1
+            return NO_TAG
+        return data
     seq = table[e]
     data = table[e + 2]
     if (seq & 1) != 0 or (data & VALID) == 0 or (table[e + 1] ^ data) != k0:
-        return 0
-    same = table[e + 3] == (q | (np.int64(s[H_KO]) << 53))
+        return NO_TAG
+    same = table[e + 3] == qk
     if same:
         for j in range(meta[M_BOARDWORDS]):
             if table[e + 4 + j] != pk[j]:
                 same = False
                 break
     if table[e] != seq:
-        return 0                    # rewritten while we read: a miss
-    return 1 if same else 2
+        return NO_TAG               # rewritten while we read: a miss
+    return data if same else MISMATCH
 
 
 @njit(cache=True, inline="always")
 def _data_of(table, meta, e):
-    scheme = meta[M_SCHEME]
-    return table[e + 2] if scheme != SCHEME_SINGLE else table[e + 1]
+    return table[e + 2] if meta[M_SCHEME] != SCHEME_SINGLE else table[e + 1]
 
 
 @njit(cache=True)
 def probe(table, meta, stats, s, hw, q, pk):
     """Look the question up.  Returns the stored result or -1 on a miss.
     ``stats``: [probes, hits, stores, replacements, collisions]."""
-    stats[0] += 1
+    stats[S_PROBES] += 1
+    if meta[M_BUCKETS] <= 0:
+        return -1
     k0, k1 = question_keys(hw, q, meta[M_MASK])
-    if meta[M_SCHEME] == SCHEME_FULL:
-        pack_board(s, pk)
+    qk = q | (np.int64(s[H_KO]) << 53)
     b = _bucket(meta, k0)
     wpe = meta[M_WPE]
+    if meta[M_SCHEME] == SCHEME_FULL and (_full_tag(table, b * wpe, k0)
+                                          or _full_tag(table, (b + 1) * wpe, k0)):
+        pack_board(s, pk)           # only when some tag matches
+    collided = False
     for way in range(2):
-        e = (b + way) * wpe
-        v = _verify(table, meta, e, k0, k1, q, s, pk)
-        if v == 1:
-            stats[1] += 1
-            return _data_of(table, meta, e) & 0xFFFFFFFF
-        if v == 2:
-            stats[4] += 1
+        d = _match(table, meta, (b + way) * wpe, k0, k1, qk, pk)
+        if d > 0:
+            stats[S_HITS] += 1
+            if collided:
+                stats[S_COLLISIONS] += 1
+            return d & 0xFFFFFFFF
+        if d == MISMATCH:
+            collided = True
+    if collided:
+        stats[S_COLLISIONS] += 1
     return -1
 
 
 @njit(cache=True)
-def _write(table, meta, e, k0, k1, q, s, pk, data):
+def _write(table, meta, e, k0, k1, qk, pk, data):
     scheme = meta[M_SCHEME]
     if scheme == SCHEME_DOUBLE:
         table[e + 2] = data
@@ -201,7 +253,7 @@ def _write(table, meta, e, k0, k1, q, s, pk, data):
         table[e] = seq
         table[e + 1] = k0 ^ data
         table[e + 2] = data
-        table[e + 3] = q | (np.int64(s[H_KO]) << 53)
+        table[e + 3] = qk
         for j in range(meta[M_BOARDWORDS]):
             table[e + 4 + j] = pk[j]
         table[e] = seq + 1
@@ -219,11 +271,14 @@ def _gen_of(data):
 
 @njit(cache=True)
 def store(table, meta, stats, s, hw, q, pk, result, work):
-    """Store ``result`` (< 2**32) for the question; ``work`` = nodes below it.
-    The board must be the one the question was asked on (``pk`` is reused
-    from ``probe`` for ``full``)."""
-    stats[2] += 1
+    """Store ``result`` (0 <= result < 2**32) for the question asked on the
+    board ``s`` is on now; ``work`` = nodes below it.  ``pk`` is scratch
+    (``full`` packs the board into it here)."""
+    stats[S_STORES] += 1
+    if meta[M_BUCKETS] <= 0:
+        return
     k0, k1 = question_keys(hw, q, meta[M_MASK])
+    qk = q | (np.int64(s[H_KO]) << 53)
     if meta[M_SCHEME] == SCHEME_FULL:
         pack_board(s, pk)
     lw = 0
@@ -231,26 +286,27 @@ def store(table, meta, stats, s, hw, q, pk, result, work):
         work >>= 1
         lw += 1
     gen = meta[M_GEN] & 0xFF
-    data = VALID | (np.int64(gen) << 40) | (np.int64(lw) << 32) | np.int64(result)
+    data = VALID | (np.int64(gen) << 40) | (np.int64(lw) << 32) | (np.int64(result) & 0xFFFFFFFF)
     b = _bucket(meta, k0)
     wpe = meta[M_WPE]
     e0 = b * wpe
     e1 = e0 + wpe
     d0 = _data_of(table, meta, e0)
     d1 = _data_of(table, meta, e1)
-    if _verify(table, meta, e0, k0, k1, q, s, pk) == 1:
-        e = e0
-    elif _verify(table, meta, e1, k0, k1, q, s, pk) == 1:
+    if _match(table, meta, e0, k0, k1, qk, pk) > 0:
+        e = e0                      # the same question: rewrite in place
+    elif _match(table, meta, e1, k0, k1, qk, pk) > 0:
         e = e1
-    elif (d0 & VALID) == 0 or _gen_of(d0) != gen or lw >= _work_of(d0):
+    elif (meta[M_POLICY] == POLICY_WAY0 or (d0 & VALID) == 0 or _gen_of(d0) != gen
+          or lw >= _work_of(d0)):
         e = e0
         if d0 & VALID:
-            stats[3] += 1
+            stats[S_REPLACEMENTS] += 1
     else:
         e = e1
         if d1 & VALID:
-            stats[3] += 1
-    _write(table, meta, e, k0, k1, q, s, pk, data)
+            stats[S_REPLACEMENTS] += 1
+    _write(table, meta, e, k0, k1, qk, pk, data)
 
 
 @njit(cache=True)

@@ -7,23 +7,32 @@ returns ``code * MOVE_SPAN + move`` with codes ordered
 ``0 < KO_B < KO_A < WIN`` (GNU Go's internal values 0, 3, 4, 5).
 
 How a node is read:
-* the string's liberties decide: one liberty is captured at once; more than
-  four (four past ``fourlib_depth``, three past ``depth``) counts as safe;
-* candidate moves come from generators (liberties, second-order liberties,
-  backfilling, saving the attacker's own strings in atari, break-chain
-  captures and ataris), and are ordered by trying each one and scoring the
-  liberties that result, ties broken by point, so that the answer depends
-  only on the position, the question and the depths;
+* the string's liberties decide first: one liberty is captured at once; more
+  than four (four past ``fourlib_depth``, three past ``depth``) is safe;
+* then the cache is probed (the question: position, routine, target stone,
+  komaster, stackp, depth settings); a miss counts a node;
+* candidate moves come from generators -- liberties, second-order
+  liberties, liberties of friendly strings the target could join (attacker:
+  also backfilling; saving its own strings in atari or, in a race, with two
+  liberties), and for the owner: captures and ataris of neighbours,
+  rescues of friendly strings touching a liberty, captures of two-liberty
+  neighbours found by a ladder read, and a tenuki (pass), tried last, for
+  strings that may be safe already.  Candidates are ordered by trying each
+  and scoring the liberties that result, ties broken by point, so that the
+  answer depends only on the position, the question and the depths; past
+  ``branch_depth`` only the best three are tried;
 * ko: a move forbidden only by the ko point may be played "conditionally"
   (as if after a ko threat) when the komaster state allows it: no komaster
   yet, or the mover is komaster already; the mover becomes komaster, and a
   win that needed it scores at most KO_B.  Capturing the string in a ko that
-  the owner may retake scores KO_A.
-* ``ctx`` carries the depth parameters, a node limit and the counters; a
-  node is counted each time the routine is entered.
+  the owner may retake scores KO_A;
+* ``ctx`` carries the depth parameters, a node limit (per root question;
+  an aborted search stores nothing) and the counters.
 
-Not done here: caching (the cache module), the "gray" komaster states,
-semeai and eye-space evaluation.
+Not done here: the "gray" komaster states and the ko position in the key
+(this komaster scheme never reads it), semeai and eye-space evaluation,
+GNU Go's move-ordering heuristics (so a different winning move may be
+named), and threads (the abdada module, to come).
 """
 import numpy as np
 from numba import njit
@@ -54,6 +63,7 @@ C_ABORTED = 11
 C_ROOT = 12
 C_LADDER = 13
 C_SETTINGS = 14           # depth settings id, part of every cache question
+C_ROOTNODES = 15          # node counter when the root question was asked
 C_STATS = 16              # cache statistics: probes, hits, stores, replacements, collisions
 CTX_LEN = 24
 
@@ -317,7 +327,7 @@ def _trivial(s, ctx, target, libs, stackp):
 
 
 @njit(cache=True)
-def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, kom_pos):
+def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster):
     """Attack (``attack`` true) or defend ``target``; see the module doc."""
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
@@ -330,12 +340,12 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, k
     q = np.int64(0)
     if use_cache:
         routine = (1 if attack else 2) + 2 * ctx[C_LADDER]
-        q = kc.question_word(routine, target, komaster, kom_pos, stackp, ctx[C_SETTINGS])
+        q = kc.question_word(routine, target, komaster, 0, stackp, ctx[C_SETTINGS])
         hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
             return hit
     ctx[C_NODES] += 1
-    if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] > ctx[C_NODELIMIT]:
+    if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] - ctx[C_ROOTNODES] > ctx[C_NODELIMIT]:
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
@@ -353,7 +363,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, k
             if x != PASS and s[NLIB + x] == 2 and c1 == PASS:
                 ctx[C_LADDER] = 1
                 r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                          np.int64(x), np.int64(komaster), np.int64(kom_pos))
+                          np.int64(x), np.int64(komaster))
                 ctx[C_LADDER] = 0
                 if r // MOVE_SPAN == WIN:
                     if c0 == PASS:
@@ -384,7 +394,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, k
         if played == 0:
             continue
         kom = color if played == 2 else komaster
-        kpos = m if played == 2 else kom_pos
         if attack and s[COLOR + target] == EMPTY:
             code = WIN
             if s[H_KO] != PASS and (kom == EMPTY or kom == mine):
@@ -392,7 +401,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster, k
         else:
             # exact argument types: numba's cache breaks recursive calls that cast
             code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                                np.int64(target), np.int64(kom), np.int64(kpos))
+                                np.int64(target), np.int64(kom))
                           // MOVE_SPAN)
         kb.popgo(s, hw, keys)
         if played == 2 and code > KO_B:
@@ -414,11 +423,12 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target):
     """Entry point: attack or defend the string at ``target`` from here."""
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
+    ctx[C_ROOTNODES] = ctx[C_NODES]
     meta[kc.M_GEN] += 1
     if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
         return 0
     return _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, np.int64(target),
-                 np.int64(EMPTY), np.int64(PASS))
+                 np.int64(EMPTY))
 
 
 @njit(cache=True, nogil=True)
@@ -427,6 +437,7 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, move):
     whether the other side still succeeds; return the mover's code."""
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
+    ctx[C_ROOTNODES] = ctx[C_NODES]
     meta[kc.M_GEN] += 1
     mine = s[COLOR + target]
     if mine != BLACK and mine != WHITE:
@@ -442,8 +453,7 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, move):
             code = KO_A
     else:
         code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                            np.int64(target), np.int64(kom),
-                            np.int64(move if played == 2 else PASS)) // MOVE_SPAN)
+                            np.int64(target), np.int64(kom)) // MOVE_SPAN)
     kb.popgo(s, hw, keys)
     if played == 2 and code > KO_B:
         code = KO_B
