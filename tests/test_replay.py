@@ -242,3 +242,29 @@ def test_replay_and_loadsgf_agree_on_every_regression_file():
 def test_bad_properties_and_setup_name_the_file_and_move(tmp_path, text, where):
     g = replay_game(write(tmp_path, "bad.sgf", text))
     assert g["error"].startswith(str(tmp_path / "bad.sgf") + ": " + where)
+
+
+def test_read_traces_are_identical_across_schemes_and_budgets():
+    from gogame.cache import ReadingCache
+    from gogame.reading import Reader
+    game = min(project_games(), key=lambda p: p.stat().st_size)   # the shortest 9x9 game
+    traces = {}
+    for scheme, mb in (("double", 8), ("full", 0.01), ("double", 0)):
+        reader = Reader(cache=ReadingCache(mb, scheme))
+        trace = []
+        report = replay_games([game], reader=reader, trace=trace)
+        stats = report["total"]["cache"]
+        assert stats["hits"] + stats["misses"] == stats["probes"]
+        assert stats["bytes_allocated"] <= mb * 2**20
+        traces[scheme, mb] = trace
+    first = traces["double", 8]
+    assert len(first) > 100
+    assert all(t == first for t in traces.values())
+
+
+@pytest.mark.parametrize("option", [["--cache-mb", "-1"], ["--cache-mb", "lots"],
+                                    ["--hash", "triple"], ["--hash-bits", "65"]])
+def test_bad_cache_options_are_refused_with_one_line(option):
+    res = run_cli("replay", "--read", *option, "x.sgf")
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines()[-1].startswith("gogame replay: error: argument")
