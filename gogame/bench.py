@@ -54,17 +54,9 @@ def _pairs(s, hw, keys, cand, reps):
     return n
 
 
-def _median_rate(fn, seconds, runs=5):
-    rates = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        count = fn()
-        rates.append(count / (time.perf_counter() - t0))
-    return statistics.median(rates)
-
-
 def trymove_rate(seconds=1.0, positions=20, size=19):
-    """Median trymove+popgo pairs per second over random positions."""
+    """Median trymove+popgo pairs per second over random positions, and the
+    number of candidate points tried per pass over them."""
     setups = []
     for k in range(positions):
         p = Position(size)
@@ -73,15 +65,10 @@ def trymove_rate(seconds=1.0, positions=20, size=19):
         cand = np.array([(r + 1) * w + c + 1 for r in range(size) for c in range(size)
                          if p.s[COLOR + (r + 1) * w + c + 1] == EMPTY], np.int32)
         setups.append((p, cand))
-    _pairs(setups[0][0].s, setups[0][0].hw, setups[0][0].keys, setups[0][1], 1)
-    per_call = sum(len(c) for _, c in setups)
-    t0 = time.perf_counter()
-    _pairs(setups[0][0].s, setups[0][0].hw, setups[0][0].keys, setups[0][1], 100)
-    reps = max(1, int(seconds / 5 / max(time.perf_counter() - t0, 1e-6) * 100 / len(setups)))
 
     def run():
-        return sum(_pairs(p.s, p.hw, p.keys, c, reps) for p, c in setups)
-    return _median_rate(run, seconds), per_call
+        return sum(_pairs(p.s, p.hw, p.keys, c, 10) for p, c in setups)
+    return _timed_rate(run, seconds), sum(len(c) for _, c in setups)
 
 
 def replay_rate(games, check_hashing, runs=3):

@@ -8,8 +8,10 @@ threat); moves are (row, col), or None for a success that needs no move
 (printed PASS).  The position is unchanged after every query.
 
 Depths are GNU Go's level-10 values shifted by ``depth_offset``
-(increase_depths / decrease_depths); ``level`` below 10 lowers them as GNU
-Go's level does, one step per level.
+(increase_depths / decrease_depths); each ``level`` below 10 lowers them all
+by one more (GNU Go's own level table differs slightly).  The node limit
+counts per root question; a search that hits it answers a guess
+(``aborted``) and stores nothing in the cache.
 """
 from .cache import ReadingCache
 from .kernel import reading as kr
