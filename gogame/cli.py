@@ -122,6 +122,11 @@ def build_parser():
     p = sub.add_parser("gtp", help="GTP engine on stdin/stdout (GoGui, Sabaki, regress)")
     gtp_front.add_arguments(p)
     p.set_defaults(run=gtp_front.run)
+
+    from . import compare as compare_front     # light, like gtp
+    p = sub.add_parser("compare", help="read games with every scheme x budget; traces must agree")
+    compare_front.add_arguments(p, _budget, _bits)
+    p.set_defaults(run=compare_front.run)
     return parser
 
 

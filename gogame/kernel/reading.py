@@ -20,7 +20,7 @@ How a node is read:
   strings that may be safe already.  Candidates are ordered by trying each
   and scoring the liberties that result, ties broken by point, so that the
   answer depends only on the position, the question and the depths; past
-  ``branch_depth`` only the best three are tried;
+  ``branch_depth`` only the best three are tried, past ``depth`` two;
 * ko: a move forbidden only by the ko point may be played "conditionally"
   (as if after a ko threat) when the komaster state allows it: no komaster
   yet, or the mover is komaster already; the mover becomes komaster, and a
@@ -383,7 +383,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster):
     best = 0
     best_move = PASS
     tries = 0
-    max_tries = MAXMOVES if stackp <= ctx[C_BRANCH] else 3
+    max_tries = MAXMOVES if stackp <= ctx[C_BRANCH] else (3 if stackp <= ctx[C_DEPTH] else 2)
     for i in range(n):
         m = mv[ply, i]
         if m != PASS:
