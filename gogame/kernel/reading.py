@@ -154,15 +154,16 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
 
 
 @njit(cache=True)
-def _add_friend_liberties(s, mv, sc, ply, n, o, maxlibs, score):
-    """Liberties of the owner's other strings that touch a liberty of ``o``
-    (strings ``o`` could connect to) when they have at most ``maxlibs``."""
+def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
+    """Liberties of the ``color`` strings (other than ``o``) that touch a
+    liberty of ``o`` and have at most ``maxlibs`` liberties.  With the
+    owner's colour: strings ``o`` could join; with the attacker's: its own
+    short strings there, whose liberties it fills first (backfilling)."""
     w = s[H_W]
-    mine = s[COLOR + o]
     for k in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] == mine and s[ORIGIN + q] != o:
+            if s[COLOR + q] == color and s[ORIGIN + q] != o:
                 f = s[ORIGIN + q]
                 if s[NLIB + f] <= maxlibs:
                     n = _add_liberties_of(s, mv, sc, ply, n, f, score)
@@ -218,17 +219,12 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
     if ctx[C_LADDER]:
         return n
-    w = s[H_W]
     if stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n = _add_second_order(s, mv, sc, ply, n, o, -2)
-        n = _add_friend_liberties(s, mv, sc, ply, n, o, 3, -2)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, -2)
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
     if stackp <= ctx[C_BACKFILL]:
-        for k in range(min(libs, MAXLIBS)):
-            lib = _lib(s, o, k)
-            for q in (lib - 1, lib + 1, lib - w, lib + w):
-                if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] <= 2:
-                    n = _add_liberties_of(s, mv, sc, ply, n, s[ORIGIN + q], -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
     k = _neighbour_strings(s, o, other, nbr)
@@ -273,7 +269,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
-        n = _add_friend_liberties(s, mv, sc, ply, n, o, 3, -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, -1)
     if libs >= 2:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
