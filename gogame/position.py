@@ -141,18 +141,18 @@ class Position:
 
     def trymove(self, pt, color):
         """Play one ply deeper on the change stack; False if illegal."""
-        pos, color = self.pos(pt), parse_color(color)
-        ok = bool(kb.trymove(self.s, self.hw, self.keys, pos, color))
-        if ok:
-            self._raise_if_hash_error(f"trymove {self._move_name(pos, color)}")
-        return ok
+        return self._push(pt, color, False)
 
     def tryko(self, pt, color):
         """``trymove`` that may retake a ko (as after a ko threat); False if illegal."""
+        return self._push(pt, color, True)
+
+    def _push(self, pt, color, ignore_ko):
         pos, color = self.pos(pt), parse_color(color)
-        ok = bool(kb.tryko(self.s, self.hw, self.keys, pos, color))
+        ok = bool(kb.push_move(self.s, self.hw, self.keys, pos, color, ignore_ko))
         if ok:
-            self._raise_if_hash_error(f"tryko {self._move_name(pos, color)}")
+            what = "tryko" if ignore_ko else "trymove"
+            self._raise_if_hash_error(f"{what} {self._move_name(pos, color)}")
         return ok
 
     def popgo(self):
