@@ -7,6 +7,13 @@ of ``gogame --version``.
 9x9, 13x13 and 19x19, and probe and store throughput (a numba loop over
 random question words on a real position).  Each figure is the median of several runs made in
 this one process, so ratios between them are fair on a noisy machine.
+``threads``: time to solution of the hard reading problems in
+``gogame/data/hard_problems.json`` (positions from the project's games where
+the serial search needs >= 50 k nodes; ``scripts/find_hard_problems.py``
+made them) at each thread count, with ABDADA and with the shared-cache
+baseline (threads that share the cache but never defer): seconds, nodes,
+speed-up, node overhead, the ABDADA counters, and whether every answer
+equals the serial one.  The cache is cleared before each problem.
 """
 import glob
 import os
@@ -216,7 +223,101 @@ def cache_bench(seconds=1.0, games=None, sizes=(9, 13, 19)):
     return out
 
 
-def run_bench(what, seconds=1.0, games=None):
+# ------------------------------------------------------------- threads
+def load_problems(path=None):
+    """The hard reading problems (a list of dicts; see the module doc)."""
+    import json
+    if path is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                            "hard_problems.json")
+    with open(path) as f:
+        return json.load(f)
+
+
+def problem_position(problem):
+    """The problem's board as a ``Position`` (setup stones and ko point)."""
+    from .coords import parse_gtp
+    size = problem["size"]
+    position = Position(size)
+    rows = problem["board"]
+    stones = {(size - 1 - r, c): "bw"["XO".index(ch)]
+              for r, row in enumerate(rows) for c, ch in enumerate(row) if ch in "XO"}
+    position.setup(stones)
+    if problem.get("ko"):
+        position.set_ko(parse_gtp(problem["ko"], size))
+    return position
+
+
+def _solve_all(reader, problems):
+    """(seconds, nodes, answers) over the problems, the cache cleared before each."""
+    from .coords import parse_gtp
+    seconds, nodes, answers = 0.0, 0, []
+    for problem, position in problems:
+        target = parse_gtp(problem["target"], problem["size"])
+        ask = reader.attack if problem["question"] == "attack" else reader.find_defense
+        reader.cache.clear()
+        before = reader.nodes
+        t0 = time.perf_counter()
+        answers.append(ask(position, target))
+        seconds += time.perf_counter() - t0
+        nodes += reader.nodes - before
+    return seconds, nodes, answers
+
+
+def _thread_counters(reader):
+    keys = ("deferred", "marks", "researches", "reprobe_cuts", "stopped", "hits")
+    stats = reader.thread_stats()
+    out = {k: sum(st[k] for st in stats) for k in keys}
+    out["nodes_per_thread"] = [st["nodes"] for st in stats]
+    return out
+
+
+def threads_bench(threads=(1, 2), modes=("abdada", "shared-cache"), cache_mb=64.0,
+                  runs=1, problems_path=None):
+    """Time to solution of the hard problems at each thread count and mode;
+    seconds are the median of ``runs`` runs (nodes and counters from the
+    last).  Thread count 1 is the serial search, shared by both modes."""
+    from .cache import ReadingCache
+    from .reading import Reader
+    problems = [(p, problem_position(p)) for p in load_problems(problems_path)]
+    out = {"problems": len(problems), "cache_mb": cache_mb, "runs": runs,
+           "cpus": os.cpu_count()}
+    serial = None
+    for mode in modes:
+        table = {}
+        for n in threads:
+            if n == 1 and serial is not None:
+                table["1"] = serial
+                continue
+            times = []
+            for _ in range(runs):
+                reader = Reader(cache=ReadingCache(cache_mb), threads=n, parallel=mode)
+                sec, nodes, answers = _solve_all(reader, problems)
+                times.append(sec)
+            row = {"seconds": round(statistics.median(times), 4), "nodes": nodes,
+                   "answers": answers}
+            row.update(_thread_counters(reader))
+            table[str(n)] = row
+            if n == 1:
+                serial = row
+        out[mode] = table
+    base = serial or next(iter(out[modes[0]].values()))
+    for mode in modes:
+        for row in out[mode].values():
+            row["speedup"] = round(base["seconds"] / row["seconds"], 3)
+            row["node_overhead"] = round(row["nodes"] / base["nodes"] - 1, 4)
+            row["identical"] = row["answers"] == base["answers"]
+    for mode in modes:
+        for row in out[mode].values():
+            row.pop("answers", None)
+    out["threads"] = out[modes[0]]
+    return out
+
+
+def run_bench(what, seconds=1.0, games=None, threads=(1, 2), modes=("abdada", "shared-cache"),
+              runs=1, cache_mb=64.0):
+    if what == "threads":
+        return threads_bench(threads, modes, cache_mb, runs)
     if what == "cache":
         if not games:
             here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

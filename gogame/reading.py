@@ -14,21 +14,48 @@ counts per root question; a search that hits it answers a guess
 (``aborted``) and stores nothing in the cache.
 """
 from .cache import ReadingCache
+from .kernel import abdada as kab
+from .kernel import cache as kc
 from .kernel import reading as kr
-from .kernel.layout import BLACK, COLOR, PASS, WHITE
+from .kernel.layout import BLACK, COLOR, H_HASHERR, H_HASHWHERE, PASS, WHITE
 
 GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
+PARALLEL_MODES = ("abdada", "shared-cache")
+DEFAULT_SHARE_PLIES = 12
 
 
 class Reader:
-    """Reading settings, counters and scratch space for one thread."""
+    """Reading settings, counters and per-thread scratch space.
 
-    def __init__(self, level=10, node_limit=0, cache=None):
-        self.ctx, self.mv, self.sc, self.pk = kr.new_context()
+    ``threads`` > 1 reads each attack / defence question (``attack``,
+    ``find_defense``, ``ladder_attack``) with that many threads on copies of
+    the board, sharing the cache: ``parallel="abdada"`` defers moves another
+    thread is searching (see ``kernel/reading.py``), ``"shared-cache"`` is
+    the baseline that never defers.  Answers equal the serial ones; node
+    and cache counters are summed over the threads, ``thread_stats`` gives
+    them per thread.  ``does_attack``/``does_defend`` read the move's
+    reply serially.  A Reader is not itself safe to share between threads.
+    """
+
+    def __init__(self, level=10, node_limit=0, cache=None, threads=1,
+                 parallel="abdada", share_plies=DEFAULT_SHARE_PLIES):
+        if not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, not {threads!r}")
+        if parallel not in PARALLEL_MODES:
+            raise ValueError(f"unknown parallel mode {parallel!r}")
+        self.threads = threads
+        self.parallel = parallel
+        self.share_plies = share_plies
         self.level = level
         self.depth_offset = 0
         self.node_limit = node_limit
         self.cache = cache if cache is not None else ReadingCache(0)
+        # thread 0 reads on the caller's thread; each thread has its own context
+        self._contexts = [kr.new_context() for _ in range(threads)]
+        self.ctx, self.mv, self.sc, self.pk = self._contexts[0]
+        self.busy, self.flag = kr.new_shared()
+        self._pool = None
+        self.stopped_searches = [0] * threads
 
     # -------------------------------------------------------- settings
     def _depth_shift(self):
@@ -43,38 +70,63 @@ class Reader:
         shift = self._depth_shift()
         return tuple(max(0, d + shift) for d in kr.DEFAULT_DEPTHS)
 
-    def _prepare(self, position):
-        self.ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
-        self.ctx[kr.C_NODELIMIT] = self.node_limit
-        self.ctx[kr.C_SETTINGS] = self._depth_shift() + 32   # the depths follow from it
+    def _prepare(self, position, ladder=False):
+        """Settings into every context; a new cache generation (a root question)."""
+        for ctx, _, _, _ in self._contexts:
+            ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
+            ctx[kr.C_NODELIMIT] = self.node_limit
+            ctx[kr.C_SETTINGS] = self._depth_shift() + 32   # the depths follow from it
+            ctx[kr.C_LADDER] = 1 if ladder else 0
         self.cache.for_size(position.size)
+        self.cache.meta[kc.M_GEN] += 1
+
+    def _sum(self, lo, hi=None):
+        hi = lo + 1 if hi is None else hi
+        return sum(ctx[lo:hi] for ctx, _, _, _ in self._contexts)
 
     @property
     def cache_counters(self):
         """(probes, hits, stores, replacements, collisions) counted by this reader."""
-        return tuple(int(x) for x in self.ctx[kr.C_STATS:kr.C_STATS + 5])
+        return tuple(int(x) for x in self._sum(kr.C_STATS, kr.C_STATS + 5))
 
     def reset_cache_counters(self):
-        self.ctx[kr.C_STATS:kr.C_STATS + 5] = 0
+        for ctx, _, _, _ in self._contexts:
+            ctx[kr.C_STATS:kr.C_STATS + 5] = 0
 
     def cache_stats(self):
         return self.cache.stats(self.cache_counters)
 
     @property
     def nodes(self):
-        return int(self.ctx[kr.C_NODES])
+        """Reading nodes, summed over the threads."""
+        return int(self._sum(kr.C_NODES)[0])
 
     @nodes.setter
     def nodes(self, value):
+        for ctx, _, _, _ in self._contexts:
+            ctx[kr.C_NODES] = 0
         self.ctx[kr.C_NODES] = value
 
     @property
     def trymoves(self):
-        return int(self.ctx[kr.C_TRYMOVES])
+        return int(self._sum(kr.C_TRYMOVES)[0])
 
     @trymoves.setter
     def trymoves(self, value):
+        for ctx, _, _, _ in self._contexts:
+            ctx[kr.C_TRYMOVES] = 0
         self.ctx[kr.C_TRYMOVES] = value
+
+    def thread_stats(self):
+        """Per thread, counted since the reader was made: nodes, deferred
+        moves, busy marks made, re-searches after a failed null-window probe,
+        nodes cut by a cache re-probe, searches stopped by another thread
+        finishing first, and cache hits."""
+        return [{"nodes": int(ctx[kr.C_NODES]), "deferred": int(ctx[kr.C_DEFERRED]),
+                 "marks": int(ctx[kr.C_MARKS]), "researches": int(ctx[kr.C_RESEARCHES]),
+                 "reprobe_cuts": int(ctx[kr.C_REPROBES]), "stopped": self.stopped_searches[t],
+                 "hits": int(ctx[kr.C_STATS + 1])}
+                for t, (ctx, _, _, _) in enumerate(self._contexts)]
 
     @property
     def aborted(self):
@@ -94,14 +146,47 @@ class Reader:
 
     def _run(self, position, pt, attack, ladder=False):
         target = self._target(position, pt)
-        self._prepare(position)
-        self.ctx[kr.C_LADDER] = 1 if ladder else 0
-        packed = kr.read_string(position.s, position.hw, position.keys, self.ctx, self.mv,
-                                self.sc, self.pk, self.cache.table, self.cache.meta,
-                                attack, target)
-        self.ctx[kr.C_LADDER] = 0
+        self._prepare(position, ladder)
+        if self.threads == 1:
+            packed = kr.read_string(position.s, position.hw, position.keys, self.ctx, self.mv,
+                                    self.sc, self.pk, self.cache.table, self.cache.meta,
+                                    self.busy, self.flag, attack, target)
+            self.ctx[kr.C_LADDER] = 0
+        else:
+            packed = self._run_threads(position, target, attack)
         position._raise_if_hash_error("reading")
         return self._answer(position, packed)
+
+    def _run_threads(self, position, target, attack):
+        """Every thread reads the question from the root on its own copy of
+        the board; the first to finish answers, the others stop."""
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self.busy = kab.new_table()
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="gogame-read")
+        self.busy[:] = 0
+        self.flag[:] = 0
+        share = self.share_plies if self.parallel == "abdada" else 0
+        boards = [(position.s.copy(), position.hw.copy()) for _ in range(self.threads)]
+
+        def one(t):
+            ctx, mv, sc, pk = self._contexts[t]
+            ctx[kr.C_PARALLEL], ctx[kr.C_THREAD], ctx[kr.C_SHARE] = 1, t, share
+            s, hw = boards[t]
+            return kr.read_string(s, hw, position.keys, ctx, mv, sc, pk, self.cache.table,
+                                  self.cache.meta, self.busy, self.flag, attack, target)
+
+        futures = [self._pool.submit(one, t) for t in range(1, self.threads)]
+        results = [one(0)] + [f.result() for f in futures]
+        for t, (ctx, _, _, _) in enumerate(self._contexts):
+            self.stopped_searches[t] += int(ctx[kr.C_STOPPED])
+            ctx[kr.C_PARALLEL] = ctx[kr.C_SHARE] = ctx[kr.C_LADDER] = 0
+        for s, _ in boards:
+            if s[H_HASHERR]:
+                position.s[H_HASHERR], position.s[H_HASHWHERE] = s[H_HASHERR], s[H_HASHWHERE]
+        winner = int(self.flag[kab.F_WINNER])
+        self.ctx[kr.C_ABORTED] = self._contexts[winner][0][kr.C_ABORTED]
+        return results[winner]
 
     def attack(self, position, pt):
         """-> (code, move): can the string at ``pt`` be captured, attacker first?"""
@@ -120,7 +205,7 @@ class Reader:
         self._prepare(position)
         code = kr.read_after(position.s, position.hw, position.keys, self.ctx, self.mv,
                              self.sc, self.pk, self.cache.table, self.cache.meta,
-                             attack, target, position.pos(move))
+                             self.busy, self.flag, attack, target, position.pos(move))
         position._raise_if_hash_error("reading")
         return GTP_CODE[int(code)]
 

@@ -26,17 +26,37 @@ How a node is read:
   yet, or the mover is komaster already; the mover becomes komaster, and a
   win that needed it scores at most KO_B.  Capturing the string in a ko that
   the owner may retake scores KO_A;
+* the search is an alpha-beta over the codes: ``_read`` takes a window
+  (alpha, beta) and answers fail-hard (a result <= alpha is alpha, an upper
+  bound; one >= beta is beta, a lower bound); the cache keeps the bound
+  with the result and uses an entry only when its bound decides the window.
+  Among moves of equal value the first in generator order is named, so the
+  answer (code and move) does not depend on the cache or on threads;
 * ``ctx`` carries the depth parameters, a node limit (per root question;
   an aborted search stores nothing) and the counters.
 
+Threads (simplified ABDADA, ``ctx[C_SHARE]`` > 0): every thread reads the
+whole question on its own board and context, sharing the cache.  At nodes
+closer to the root than ``ctx[C_SHARE]`` plies, a move after the first one
+searched is looked up in the currently-searching table (``abdada``): if
+another thread is on it, it is deferred to a second pass; otherwise it is
+marked and probed with a null window (best, next code), and read again
+unmarked with the full window only when the probe fails high.  Once a move
+was deferred the node re-probes the cache before each move.  A deferred
+move that comes before the best move found is read with a window that
+shows a tie, so the first best move in order is still the one named.  The
+first thread to finish the root raises the stop flag; the others return at
+their next node, storing nothing from then on.
+
 Not done here: the "gray" komaster states and the ko position in the key
 (this komaster scheme never reads it), semeai and eye-space evaluation,
-GNU Go's move-ordering heuristics (so a different winning move may be
-named), and threads (the abdada module, to come).
+and GNU Go's move-ordering heuristics (so a different winning move may be
+named).
 """
 import numpy as np
 from numba import njit
 
+from . import abdada as ab
 from . import board as kb
 from . import cache as kc
 from .layout import (BLACK, COLOR, EMPTY, H_KO, H_STACKP, LIBS, MAXLIBS,
@@ -65,7 +85,20 @@ C_LADDER = 13
 C_SETTINGS = 14           # depth settings id, part of every cache question
 C_ROOTNODES = 15          # node counter when the root question was asked
 C_STATS = 16              # cache statistics: probes, hits, stores, replacements, collisions
-CTX_LEN = 24
+# parallel reading (ABDADA); C_SHARE = 0 reads serially
+C_SHARE = 24              # nodes closer than this many plies to the root use the busy table
+C_THREAD = 25             # this thread's number
+C_STOPPED = 26            # another thread finished the root first: results are void
+C_DEFERRED = 27           # moves deferred because another thread was searching them
+C_MARKS = 28              # moves marked busy (null-window probes)
+C_RESEARCHES = 29         # probes that failed high and were read again unmarked
+C_REPROBES = 30           # nodes cut short by a cache re-probe after deferring
+C_PARALLEL = 31           # one of several threads: watch the stop flag
+CTX_LEN = 32
+
+# a cached result: bound * BOUND_SPAN + code * MOVE_SPAN + move
+B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
+BOUND_SPAN = 1 << 15
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -322,30 +355,73 @@ def _trivial(s, ctx, target, libs, stackp):
     return stackp >= READ_PLIES or (ctx[C_LADDER] != 0 and libs > 2)
 
 
+@njit(cache=True, inline="always")
+def _next(code):
+    """The next better code: 0 -> KO_B -> KO_A -> WIN."""
+    return KO_B if code == 0 else code + 1
+
+
+@njit(cache=True, inline="always")
+def _prev(code):
+    """The next worse code: WIN -> KO_A -> KO_B -> 0."""
+    return 0 if code == KO_B else code - 1
+
+
 @njit(cache=True)
-def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster):
-    """Attack (``attack`` true) or defend ``target``; see the module doc."""
+def _result(best, move, alpha, beta):
+    """(packed result, bound) of a node that found ``best`` with window
+    (alpha, beta), fail-hard: a result <= alpha is alpha (an upper bound, no
+    move), one >= beta is beta (a lower bound, with the move)."""
+    if best <= alpha:
+        return alpha * MOVE_SPAN + PASS, (B_UPPER if alpha > 0 else B_EXACT)
+    if best >= beta:
+        return beta * MOVE_SPAN + move, (B_LOWER if beta < WIN else B_EXACT)
+    return best * MOVE_SPAN + move, B_EXACT
+
+
+@njit(cache=True)
+def _usable(hit, alpha, beta, stats):
+    """A cache hit as the result for window (alpha, beta), or -1 when its
+    bound does not decide this window: that probe then counts as a miss."""
+    bound = hit // BOUND_SPAN
+    code, move = divmod(hit % BOUND_SPAN, MOVE_SPAN)
+    if (bound == B_LOWER and code < beta) or (bound == B_UPPER and code > alpha):
+        stats[kc.S_HITS] -= 1
+        return -1
+    return _result(code, move, alpha, beta)[0]
+
+
+@njit(cache=True)
+def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
+          komaster, alpha, beta):
+    """Attack (``attack`` true) or defend ``target`` within the window
+    (alpha, beta) of codes; see the module doc."""
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
     libs = s[NLIB + s[ORIGIN + target]]
     fail = 0 if attack else WIN
     if _trivial(s, ctx, target, libs, stackp):
-        return fail * MOVE_SPAN
+        return _result(fail, PASS, alpha, beta)[0]
+    ply = stackp - ctx[C_ROOT]
     use_cache = meta[kc.M_CAPACITY] > 0
-    q = np.int64(0)
+    share = ply < ctx[C_SHARE]
+    q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
+                         stackp, ctx[C_SETTINGS])
     if use_cache:
-        routine = (1 if attack else 2) + 2 * ctx[C_LADDER]
-        q = kc.question_word(routine, target, komaster, 0, stackp, ctx[C_SETTINGS])
         hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
-            return hit
+            r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5])
+            if r >= 0:
+                return r
+    if ctx[C_PARALLEL] != 0 and ab.stopped(flag):
+        ctx[C_STOPPED] = 1
+        return 0
     ctx[C_NODES] += 1
     if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] - ctx[C_ROOTNODES] > ctx[C_NODELIMIT]:
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
-    ply = stackp - ctx[C_ROOT]
     # the defender may capture a two-liberty neighbour in a ladder: read those
     # ladders first, as questions of their own
     c0 = PASS
@@ -358,14 +434,16 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster):
         for x in (x0, x1, x2):
             if x != PASS and s[NLIB + x] == 2 and c1 == PASS:
                 ctx[C_LADDER] = 1
-                r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                          np.int64(x), np.int64(komaster))
+                r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
+                          np.int64(x), np.int64(komaster), np.int64(0), np.int64(WIN))
                 ctx[C_LADDER] = 0
                 if r // MOVE_SPAN == WIN:
                     if c0 == PASS:
                         c0 = r % MOVE_SPAN
                     else:
                         c1 = r % MOVE_SPAN
+    if ctx[C_STOPPED] != 0:
+        return 0
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
     else:
@@ -376,65 +454,144 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, komaster):
             n = _add(mv, sc, ply, n, c1, 30)
     if n > 1:
         _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
+    node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
+    best_i = MAXMOVES
     tries = 0
     max_tries = MAXMOVES if stackp <= ctx[C_BRANCH] else (3 if stackp <= ctx[C_DEPTH] else 2)
-    for i in range(n):
-        m = mv[ply, i]
-        if m != PASS:
+    # ABDADA: later moves another thread is searching are deferred to a
+    # second pass (their indices kept in mv[ply, MAXMOVES:]); serial: none
+    ndef = 0
+    k = 0
+    second = False
+    searched = False
+    i = -1
+    while True:
+        if not second:
+            i += 1
+            if i >= n or best >= beta:
+                if ndef == 0:
+                    break
+                second = True
+                continue
+            idx = i
+        else:
+            if k >= ndef:
+                break
+            idx = mv[ply, MAXMOVES + k]
+            k += 1
+            if best >= beta and idx > best_i:
+                break
+        m = mv[ply, idx]
+        if not second and m != PASS:
             if tries == max_tries:
                 continue
             tries += 1
+        if ndef > 0 and use_cache:
+            # another thread may have finished this node meanwhile
+            hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
+            if hit >= 0:
+                r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5])
+                if r >= 0:
+                    ctx[C_REPROBES] += 1
+                    return r
+        key = np.int64(0)
+        if share and searched and not second:
+            key = ab.move_key(node_key, m)
+            if ab.is_busy(busy, key):
+                mv[ply, MAXMOVES + ndef] = idx
+                ndef += 1
+                ctx[C_DEFERRED] += 1
+                continue
+        # a move before the best one (searched late) must show a tie
+        lo = _prev(best) if best > alpha and idx < best_i else max(alpha, best)
         played = _play(s, hw, keys, ctx, m, color, komaster, stackp)
         if played == 0:
             continue
+        hi = beta
+        if played == 2:
+            if lo >= KO_B:                      # a conditional ko win scores at most KO_B
+                kb.popgo(s, hw, keys)
+                continue
+            hi = min(beta, KO_B)
+        searched = True
         kom = color if played == 2 else komaster
         if attack and s[COLOR + target] == EMPTY:
             code = WIN
             if s[H_KO] != PASS and (kom == EMPTY or kom == mine):
                 code = KO_A           # captured in a ko the owner may retake
         else:
+            # a later move is probed with a null window, marked while probed;
             # exact argument types: numba's cache breaks recursive calls that cast
-            code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                                np.int64(target), np.int64(kom))
-                          // MOVE_SPAN)
+            top = _next(lo) if key != 0 else hi
+            if key != 0:
+                ab.mark(busy, key)
+                ctx[C_MARKS] += 1
+            code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
+                                not attack, np.int64(target), np.int64(kom),
+                                np.int64(invert(top)), np.int64(invert(lo))) // MOVE_SPAN)
+            if key != 0:
+                ab.unmark(busy, key)
+                if code >= top and top < hi and ctx[C_STOPPED] == 0:
+                    ctx[C_RESEARCHES] += 1      # it may be the best: read it unmarked
+                    code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
+                                        not attack, np.int64(target), np.int64(kom),
+                                        np.int64(invert(hi)), np.int64(invert(lo)))
+                                  // MOVE_SPAN)
         kb.popgo(s, hw, keys)
+        if ctx[C_STOPPED] != 0:
+            return 0
         if played == 2 and code > KO_B:
             code = KO_B
-        if code > best:
+        if code > lo:
             best = code
             best_move = m
-            if code == WIN:
-                break
-    result = best * MOVE_SPAN + best_move
-    if use_cache and ctx[C_ABORTED] == 0:
-        kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk, result,
-                 ctx[C_NODES] - nodes0 + 1)
+            best_i = idx
+    result, bound = _result(best, best_move, alpha, beta)
+    if use_cache and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
+        kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk,
+                 result + bound * BOUND_SPAN, ctx[C_NODES] - nodes0 + 1)
     return result
 
 
-@njit(cache=True, nogil=True)
-def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target):
-    """Entry point: attack or defend the string at ``target`` from here."""
+def new_shared():
+    """(busy, flag) for a serial read: a one-bucket table and a flag, unused
+    while ``ctx[C_SHARE]`` is 0."""
+    return np.zeros(ab.WAYS, np.int64), ab.new_flag()
+
+
+@njit(cache=True)
+def _root(s, ctx):
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
+    ctx[C_STOPPED] = 0
     ctx[C_ROOTNODES] = ctx[C_NODES]
-    meta[kc.M_GEN] += 1
+
+
+@njit(cache=True, nogil=True)
+def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target):
+    """Entry point: attack or defend the string at ``target`` from here.
+    A thread of a parallel read (``ctx[C_PARALLEL]`` set, ``ctx[C_THREAD]``
+    its number) raises ``flag`` when it finishes first; a thread stopped by
+    another's flag answers 0 with ``ctx[C_STOPPED]`` set.  The caller
+    advances the cache generation (``meta[M_GEN]``) once per root question."""
+    _root(s, ctx)
     if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
         return 0
-    return _read(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, np.int64(target),
-                 np.int64(EMPTY))
+    r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack,
+              np.int64(target), np.int64(EMPTY), np.int64(0), np.int64(WIN))
+    if ctx[C_PARALLEL] != 0 and ctx[C_STOPPED] == 0:
+        if not ab.finish(flag, ctx[C_THREAD]):
+            ctx[C_STOPPED] = 1          # another thread was first: its answer counts
+    return r
 
 
 @njit(cache=True, nogil=True)
-def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, move):
+def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, move):
     """does_attack / does_defend: play ``move`` for the side to read, then ask
-    whether the other side still succeeds; return the mover's code."""
-    ctx[C_ROOT] = s[H_STACKP]
-    ctx[C_ABORTED] = 0
-    ctx[C_ROOTNODES] = ctx[C_NODES]
-    meta[kc.M_GEN] += 1
+    whether the other side still succeeds; return the mover's code (serial)."""
+    _root(s, ctx)
     mine = s[COLOR + target]
     if mine != BLACK and mine != WHITE:
         return 0
@@ -448,8 +605,9 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, attack, target, move):
         if s[H_KO] != PASS and played == 1:
             code = KO_A
     else:
-        code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, not attack,
-                            np.int64(target), np.int64(kom)) // MOVE_SPAN)
+        code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
+                            np.int64(target), np.int64(kom), np.int64(0), np.int64(WIN))
+                      // MOVE_SPAN)
     kb.popgo(s, hw, keys)
     if played == 2 and code > KO_B:
         code = KO_B
