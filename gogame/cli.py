@@ -1,8 +1,9 @@
-"""The ``gogame`` command: replay | bench (gtp, compare and regress come later).
+"""The ``gogame`` command: replay | compare | regress | gtp | bench.
 
 Subcommand modules are imported only when used, so ``gogame --version``
 starts without loading numba.  Exit status: 0 on success, 1 when a game or
-check failed, 2 for bad options (argparse's convention).
+check failed, 2 for bad options (argparse's convention) and for an execution
+mode that cannot be used (``--dask`` without dask or scheduler), one line.
 """
 import argparse
 import json
@@ -12,15 +13,19 @@ from . import __version__
 
 
 def _replay(args):
-    from .replay import format_report, replay_games
-    reader, trace = None, None
-    if args.read:
-        from .cache import ReadingCache
-        from .reading import Reader
-        reader = Reader(cache=ReadingCache(args.cache_mb, args.hash, args.hash_bits))
-        trace = [] if args.trace else None
-    report = replay_games(args.games, check_hashing=args.check_hashing,
-                          reader=reader, trace=trace)
+    from .jobs import ExecutionError, want_progress
+    from .replay import ReadSettings, format_report, replay_games
+    read = (ReadSettings(args.hash, args.cache_mb, args.hash_bits, args.threads)
+            if args.read else None)
+    trace = [] if args.trace else None
+    try:
+        report = replay_games(args.games, check_hashing=args.check_hashing, read=read,
+                              trace=trace, until=None if args.moves is None else args.moves + 1,
+                              workers=args.workers, dask=args.dask,
+                              progress=want_progress(args, len(args.games)))
+    except ExecutionError as e:
+        print(f"gogame replay: error: {e}", file=sys.stderr)
+        return 2
     if args.trace:
         with open(args.trace, "w") as f:
             f.write("".join(line + "\n" for line in trace))
@@ -32,7 +37,8 @@ def _replay(args):
     for g in report["games"]:
         if g["error"]:
             print(f"gogame replay: {g['error']}", file=sys.stderr)
-    return 0 if t["errors"] == 0 and t["mismatches"] == 0 else 1
+    ok = t["errors"] == 0 and t["mismatches"] == 0 and t.get("reading_mismatches", 0) == 0
+    return 0 if ok else 1
 
 
 def _flat(result, prefix=""):
@@ -46,7 +52,9 @@ def _flat(result, prefix=""):
 
 def _bench(args):
     from .bench import run_bench
-    result = run_bench(args.what, seconds=args.seconds, games=args.games)
+    result = run_bench(args.what, seconds=args.seconds, games=args.games,
+                       threads=args.threads, modes=args.parallel, runs=args.runs,
+                       cache_mb=args.cache_mb)
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -66,6 +74,28 @@ def _budget(text):
         return parse_budget(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _positive(text, what="a positive integer", top=1024):
+    if not text.isdigit() or not 1 <= int(text) <= top:
+        raise argparse.ArgumentTypeError(f"expected {what} (1..{top}), not {text!r}")
+    return int(text)
+
+
+def _thread_list(text):
+    """``1,2,4`` -> [1, 2, 4]: thread counts, each 1..1024, in order given."""
+    out = [_positive(part.strip(), "a thread count") for part in text.split(",")]
+    return sorted(set(out), key=out.index)
+
+
+def _mode_list(text):
+    from .reading import PARALLEL_MODES
+    out = [part.strip() for part in text.split(",")]
+    for mode in out:
+        if mode not in PARALLEL_MODES:
+            raise argparse.ArgumentTypeError(
+                f"unknown parallel mode {mode!r} (choose from {', '.join(PARALLEL_MODES)})")
+    return sorted(set(out), key=out.index)
 
 
 def _bits(text):
@@ -91,17 +121,25 @@ def build_parser():
 
     p = sub.add_parser("replay", help="replay SGF games through the board kernel")
     p.add_argument("games", nargs="+", metavar="GAME.sgf")
-    p.add_argument("--check-hashing", action="store_true",
-                   help="recompute both hash words after every move")
     p.add_argument("--read", action="store_true",
                    help="examine every position: attack (and defend) each string")
     p.add_argument("--trace", metavar="FILE", help="with --read: one line per result")
     _cache_options(p)
+    from . import jobs                         # light: options of the execution modes
+    jobs.add_arguments(p)
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_replay)
 
-    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache")
-    p.add_argument("what", choices=["board", "cache"])
+    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache, threads")
+    p.add_argument("what", choices=["board", "cache", "threads"])
+    p.add_argument("--threads", type=_thread_list, default=[1, 2], metavar="1,2,4",
+                   help="threads: thread counts to time (default 1,2)")
+    p.add_argument("--parallel", type=_mode_list, default=["abdada", "shared-cache"],
+                   metavar="MODES", help="threads: abdada and/or shared-cache (default both)")
+    p.add_argument("--runs", type=_positive, default=1,
+                   help="threads: runs per figure, the median kept (default 1)")
+    p.add_argument("--cache-mb", type=_budget, default=64.0, metavar="MB",
+                   help="threads: cache budget (default 64)")
     p.add_argument("--seconds", type=float, default=1.0,
                    help="time per measurement (default 1)")
     p.add_argument("--games", nargs="*", default=None, metavar="GAME.sgf",

@@ -8,9 +8,22 @@ reading nodes, cache hits, detected collisions and seconds, and the memory
 equivalence: for each ``full`` budget, the smallest ``double`` budget whose
 node count is at most that full run's (the 2002 patch found about a quarter).
 
+Every (run, game) pair is one job of ``replay.game_job`` (a fresh reader
+and cache a game), run by ``gogame.jobs`` here, in ``--workers`` processes or
+on a ``--dask`` cluster; the result is the same in every mode but for the
+seconds, which are the sums of the games' own times (with workers sharing
+cores they grow).  A run's ``capacity`` and ``bytes_per_entry`` are those of
+the largest board in the games (``full`` entries grow with the board);
+``sizes`` gives them per board size.  ``--moves N`` reads only the first N
+moves of each game; ``--check-hashing[=all]`` checks as ``replay`` does and
+a mismatch fails the run.  ``--plot`` draws nodes and seconds against MB
+(matplotlib, the optional extra ``plot``; a clear error when it is missing).
+
 This module is light to import (``cli`` builds its parser from it); the
 kernel loads when ``run_compare`` runs.  Exit status: 0 when the traces are
-identical and every game was replayed, 1 otherwise.
+identical, every game was replayed and no hash mismatch was found, 1
+otherwise, 2 for bad options and when matplotlib (``--plot``) or the Dask
+scheduler (``--dask``) cannot be used.
 """
 import argparse
 import json
@@ -50,7 +63,11 @@ def add_arguments(p, budget, bits):
                    metavar="MB1,MB2", help="cache budgets in MB (default 0.25,1,4,16)")
     p.add_argument("--hash-bits", type=bits, default=64, metavar="K",
                    help="use only K bits of hash word 0 (collision experiment)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw nodes and seconds against MB (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    from . import jobs
+    jobs.add_arguments(p)
 
 
 # ------------------------------------------------------------ pure parts
@@ -105,31 +122,53 @@ def memory_equivalence(runs):
 
 
 # --------------------------------------------------------------- running
-def run_compare(games, schemes, budgets, hash_bits=64):
-    """Every (scheme, MB) over ``games``, in that order; the result dict."""
-    from .cache import ReadingCache
-    from .reading import Reader
-    from .replay import replay_games
-    runs, traces, errors = [], [], None
-    for s in schemes:
-        for mb in budgets:
-            reader = Reader(cache=ReadingCache(mb, s, hash_bits))
-            trace = []
-            report = replay_games(games, reader=reader, trace=trace)
-            t, c = report["total"], report["total"]["cache"]
-            runs.append({"hash": s, "cache_mb": mb, "capacity": c["capacity"],
-                         "bytes_per_entry": c["bytes_per_entry"], "nodes": t["nodes"],
-                         "hits": c["hits"], "probes": c["probes"],
-                         "collisions": c["collisions"], "seconds": t["seconds"],
-                         "trace_lines": len(trace)})
-            traces.append((label(s, mb), trace))
-            if errors is None:
-                errors = [{"file": g["file"], "error": g["error"]}
-                          for g in report["games"] if g["error"]]
+def run_compare(games, schemes, budgets, hash_bits=64, check_hashing=None, until=None,
+                threads=1, workers=1, dask=None, progress=False):
+    """Every (scheme, MB) over ``games``, in that order; the result dict.
+
+    All (run, game) jobs go to ``jobs.run_jobs`` as one list, so workers stay
+    busy across runs; each run's games are merged in game order, so the
+    result (but for the seconds) is the same in every execution mode."""
+    from .jobs import run_jobs
+    from .replay import ReadSettings, check_mode, game_job, make_jobs, merge, warm
+    check_hashing = check_mode(check_hashing)
+    combos = [(s, mb) for s in schemes for mb in budgets]
+    todo = []
+    for s, mb in combos:
+        todo += make_jobs(games, check_hashing, ReadSettings(s, mb, hash_bits, threads), until)
+    settings = ReadSettings(schemes[0], budgets[0], hash_bits, threads)
+    done = run_jobs(game_job, todo, workers, dask, progress, desc="games x runs",
+                    warm=lambda: warm(settings))
+    runs, traces, reports = [], [], []
+    for k, (s, mb) in enumerate(combos):
+        trace = []
+        report = merge(done[k * len(games):(k + 1) * len(games)], check_hashing, True, trace)
+        runs.append(run_row(s, mb, report["total"], len(trace)))
+        traces.append((label(s, mb), trace))
+        reports.append(report)
     diff = first_difference(traces)
-    return {"games": len(games), "hash_bits": hash_bits, "errors": errors or [],
-            "identical": diff is None, "first_difference": diff, "runs": runs,
-            "equivalence": memory_equivalence(runs)}
+    errors = [{"file": g["file"], "error": g["error"]}
+              for g in (reports[0]["games"] if reports else []) if g["error"]]
+    mismatches = [{"run": label(s, mb), "file": g["file"], "moves": g["mismatch_moves"],
+                   "reading": g.get("reading_mismatch_at", [])}
+                  for (s, mb), rep in zip(combos, reports) for g in rep["games"]
+                  if g["mismatches"] or g.get("reading_mismatches")]
+    return {"games": len(games), "hash_bits": hash_bits, "check_hashing": check_hashing,
+            "moves_limit": None if until is None else until - 1, "errors": errors,
+            "mismatches": mismatches, "identical": diff is None, "first_difference": diff,
+            "runs": runs, "equivalence": memory_equivalence(runs)}
+
+
+def run_row(scheme, mb, total, trace_lines):
+    """One row of the table from a run's merged totals."""
+    c = total["cache"] or {}
+    return {"hash": scheme, "cache_mb": mb, "capacity": c.get("capacity", 0),
+            "bytes_per_entry": c.get("bytes_per_entry", 0), "nodes": total["nodes"],
+            "hits": c.get("hits", 0), "probes": c.get("probes", 0),
+            "collisions": c.get("collisions", 0), "seconds": total["seconds"],
+            "moves": total["moves"], "results": total["results"],
+            "mismatches": total["mismatches"] + total["reading_mismatches"],
+            "sizes": c.get("by_size", {}), "trace_lines": trace_lines}
 
 
 def _mb(x):
@@ -167,15 +206,70 @@ def format_compare(result):
                          f"ratio {ratio}")
     for e in result["errors"]:
         lines.append(f"error: {e['error']}")
+    for m in result.get("mismatches", []):
+        lines.append(f"mismatch: {m['run']}: {m['file']}: after moves {m['moves']}, "
+                     f"inside reading {m['reading']}")
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ plot
+def require_matplotlib():
+    """Import matplotlib with a file-only backend; ``ExecutionError`` if missing."""
+    from .jobs import ExecutionError
+    try:
+        import matplotlib
+    except ImportError:
+        raise ExecutionError("--plot needs matplotlib: pip install 'gogame[plot]'") from None
+    matplotlib.use("Agg")
+
+
+def plot_compare(result, path):
+    """Nodes and seconds against MB (log x), one line a scheme, to ``path``.
+    A budget of 0 MB has no place on a log axis and is left out (said in
+    the title)."""
+    require_matplotlib()
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    dropped = any(r["cache_mb"] <= 0 for r in result["runs"])
+    for scheme in dict.fromkeys(r["hash"] for r in result["runs"]):
+        rows = sorted((r for r in result["runs"] if r["hash"] == scheme and r["cache_mb"] > 0),
+                      key=lambda r: r["cache_mb"])
+        mbs = [r["cache_mb"] for r in rows]
+        axes[0].plot(mbs, [r["nodes"] for r in rows], marker="o", label=scheme)
+        axes[1].plot(mbs, [r["seconds"] for r in rows], marker="o", label=scheme)
+    for ax, what in zip(axes, ("reading nodes", "seconds (sum over games)")):
+        ax.set_xscale("log")
+        ax.set_xlabel("cache budget (MB)")
+        ax.set_ylabel(what)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"{result['games']} games, hash bits {result['hash_bits']}"
+                 + (" (0 MB runs not shown)" if dropped else ""))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
 def run(args):
-    result = run_compare(args.games, args.hash, args.cache_mb, args.hash_bits)
+    from .jobs import ExecutionError, want_progress
+    try:
+        if args.plot:
+            require_matplotlib()
+        result = run_compare(args.games, args.hash, args.cache_mb, args.hash_bits,
+                             args.check_hashing,
+                             None if args.moves is None else args.moves + 1, args.threads,
+                             args.workers, args.dask,
+                             want_progress(args, len(args.games) * len(args.hash) * len(args.cache_mb)))
+    except ExecutionError as e:
+        print(f"gogame compare: error: {e}", file=sys.stderr)
+        return 2
+    if args.plot:
+        plot_compare(result, args.plot)
     if args.json:
         print(json.dumps(result, indent=1))
     else:
         print(format_compare(result))
     for e in result["errors"]:
         print(f"gogame compare: {e['error']}", file=sys.stderr)
-    return 0 if result["identical"] and not result["errors"] else 1
+    ok = result["identical"] and not result["errors"] and not result["mismatches"]
+    return 0 if ok else 1

@@ -4,55 +4,135 @@
 GTP ``loadsgf`` uses (``sgfio.load_game`` / ``apply_game``: setup stones,
 ``PL[]``, ``IL[]`` ko points where they are a ko, moves and passes, in file
 order) and returns a per-game dict (``to_move`` is the colour to move after
-the whole line, as ``loadsgf`` answers it); ``replay_games`` adds totals.  With
-``check_hashing`` both words are recomputed after every move; a mismatch is
-counted, reported with its move number, and the words are resynchronised so
-that later moves are checked too.  ``seconds`` times the kernel replay alone;
-reading the SGF (and grouping its moves for the kernel) is ``parse_seconds``.
+the line, as ``loadsgf`` answers it); ``replay_games`` runs one job a game
+(``game_job``) in any execution mode of ``gogame.jobs`` and adds totals.
+``until`` (``--moves N`` gives N + 1) stops before that move, as ``loadsgf``
+does.  ``seconds`` times the kernel replay alone; reading the SGF (and
+grouping its moves for the kernel) is ``parse_seconds``.
 
-With a ``reader`` (``--read``), every position of the main line is examined
-as GNU Go's examine step does: each string with at most four liberties is
-attacked, and a defence is looked for when the attack succeeds.  Strings are
-named by their lowest point and read in point order, so the trace (one line
-a result: move number, string, routine, code, move) is the same whatever the
-cache scheme, budget or run.  ``seconds`` then includes the reading.
+Hash checking (``check_hashing``): ``"moves"`` (or True) recomputes both
+words after every game move; a mismatch is counted, reported with its move
+number, and the words are resynchronised so that later moves are checked
+too.  ``"all"`` also keeps the kernel's ``H_CHECK`` flag on while reading, so
+that every trymove and popgo inside the search is checked (the kernel's
+``push_move``/``popgo`` honour the flag); with ``"moves"`` the flag is off
+while reading.  A mismatch inside a query is counted in
+``reading_mismatches`` (at most one a query: the kernel flags the first),
+named in ``reading_mismatch_at`` as ``[move, string, routine]``, and the
+query is asked again unchecked so that the trace line is still written.
+
+With reading settings (``ReadSettings``, ``--read``) every position of the
+main line is examined as GNU Go's examine step does: each string with at
+most four liberties is attacked, and a defence is looked for when the attack
+succeeds.  Strings are named by their lowest point and read in point order,
+so the trace (one line a result: move number, string, routine, code, move;
+the games' lines one game after another in the order given) is the same
+whatever the cache scheme, budget, run or execution mode.  Every game gets a
+fresh ``Reader`` and cache: a game's node count then does not depend on
+which games ran before it in the same process, which is what makes the
+merged result independent of the execution mode.  ``seconds`` then includes
+the reading.  ``threads`` goes to ``Reader(threads=N)`` unchanged: answers
+(and so traces) never depend on it, node counts may vary between runs when
+N > 1 (the threads race); nothing here checks that.
+
+Bad input never stops a run: an unreadable or corrupt file, an unsupported
+size or an illegal move sets the game's ``error`` (naming file and move) and
+``total["errors"]`` counts them; the other games go on.
 """
+import os
 import time
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from .coords import format_gtp
 from .kernel import board as kb
 from .kernel.layout import BLACK, MAXPOS
-from .position import Position
-from .sgfio import SgfError, apply_game, load_game
+from .position import HashMismatchError, Position
+from .sgfio import MAX_SGF_BYTES, SgfError, apply_game, load_game, parse_game
+
+CHECK_MODES = (None, "moves", "all")
+COUNTERS = ("probes", "hits", "misses", "stores", "replacements", "collisions")
 
 
-def examine(reader, position, number, trace):
+@dataclass(frozen=True)
+class ReadSettings:
+    """What ``--read`` reads with; every game gets ``reader(size)``, fresh."""
+    scheme: str = "double"
+    cache_mb: float = 8.0
+    hash_bits: int = 64
+    threads: int = 1
+
+    def reader(self, size):
+        from .cache import ReadingCache
+        from .reading import Reader
+        return Reader(cache=ReadingCache(self.cache_mb, self.scheme, self.hash_bits, size),
+                      threads=self.threads)
+
+
+def check_mode(check_hashing):
+    """False/None -> None, True -> "moves", "moves"/"all" kept; else ValueError."""
+    if check_hashing is True:
+        return "moves"
+    if check_hashing is False:
+        return None
+    if check_hashing not in CHECK_MODES:
+        raise ValueError(f"check_hashing must be one of {CHECK_MODES}, not {check_hashing!r}")
+    return check_hashing
+
+
+# ------------------------------------------------------------- reading
+def _ask(reader, position, routine, pt, number, failures):
+    """One query; with ``failures`` (check "all") a hash mismatch inside the
+    search is recorded and the query asked again with checking off."""
+    ask = reader.attack if routine == "attack" else reader.find_defense
+    try:
+        return ask(position, pt)
+    except HashMismatchError:
+        if failures is None:
+            raise
+        failures.append([number, format_gtp(pt), routine])
+    position.check_hashing = False
+    try:
+        return ask(position, pt)
+    finally:
+        position.check_hashing = True
+
+
+def examine(reader, position, number, trace, failures=None):
     """Read every string with <= 4 liberties; append trace lines; return the
-    number of results."""
+    number of strings read.  ``failures``: see ``_ask``."""
     names = np.zeros(MAXPOS, np.int32)
     n = kb.list_strings(position.s, 4, names)
     for pos in names[:n]:
         pt = position.pt(pos)
-        code, move = reader.attack(position, pt)
+        code, move = _ask(reader, position, "attack", pt, number, failures)
         trace.append(f"{number} {format_gtp(pt)} attack {code} {format_gtp(move) if code else '-'}")
         if code:
-            code, move = reader.find_defense(position, pt)
+            code, move = _ask(reader, position, "defend", pt, number, failures)
             trace.append(f"{number} {format_gtp(pt)} defend {code} "
                          f"{format_gtp(move) if code else '-'}")
     return n
 
 
-def replay_game(path, check_hashing=False, reader=None, trace=None):
-    """Replay one file; never raises for a bad file or move: see ``error``.
-    With ``reader``, examine every position; trace lines go to ``trace``."""
+# --------------------------------------------------------------- one game
+def _load(path, data):
+    if data is None:
+        return load_game(path)
+    return parse_game(data, os.fspath(path))
+
+
+def replay_game(path, check_hashing=False, read=None, trace=None, until=None, data=None):
+    """Replay one file (or its bytes ``data``); never raises for a bad file
+    or move: see ``error``.  With ``read`` (a ``ReadSettings``), examine
+    every position with a fresh reader; trace lines go to ``trace``."""
+    check = check_mode(check_hashing)
     out = {"file": str(path), "size": None, "moves": 0, "mismatches": 0,
            "to_move": None, "hash": None, "seconds": 0.0, "parse_seconds": 0.0,
            "moves_per_second": 0.0, "error": None, "mismatch_moves": []}
     t0 = time.perf_counter()
     try:
-        game = load_game(path)
+        game = _load(path, data)
         game.steps                  # group the moves now: parsing, not replay
     except SgfError as e:
         out["error"] = str(e)
@@ -64,24 +144,19 @@ def replay_game(path, check_hashing=False, reader=None, trace=None):
         out["mismatches"] += 1
         out["mismatch_moves"].append(number)
 
-    pos = Position(game.size, check_hashing=check_hashing)
-    lines = trace if trace is not None else []
+    pos = Position(game.size, check_hashing=check is not None)
     after = None
-    if reader is not None:
-        nodes0 = reader.nodes
-        out["results"] = 0
-
-        def after(number):
-            out["results"] += examine(reader, pos, number, lines)
+    if read is not None:
+        after = _reading_step(out, pos, read.reader(game.size), check, trace)
     t1 = time.perf_counter()
     try:
-        to_move = apply_game(game, pos, on_mismatch=mismatch, after_move=after)
+        to_move = apply_game(game, pos, until, on_mismatch=mismatch, after_move=after)
         out["to_move"] = "black" if to_move == BLACK else "white"
     except ValueError as e:
         out["error"] = str(e)
     out["seconds"] = time.perf_counter() - t1
-    if reader is not None:
-        out["nodes"] = reader.nodes - nodes0
+    if after is not None:
+        after.finish()
     out["moves"] = len(pos.moves())
     out["hash"] = [f"{w:#018x}" for w in pos.hash]
     if out["seconds"] > 0:
@@ -89,23 +164,137 @@ def replay_game(path, check_hashing=False, reader=None, trace=None):
     return out
 
 
-def replay_games(paths, check_hashing=False, reader=None, trace=None):
-    """Replay every file; ``{"games": [...], "total": {...}}``; with a
-    ``reader``, also ``total["nodes"]`` and ``total["cache"]`` (statistics)."""
-    games = [replay_game(p, check_hashing, reader, trace) for p in paths]
+def _reading_step(out, pos, reader, check, trace):
+    """The ``after_move`` callback of a reading replay: examines the position
+    with hash checking as ``check`` asks; ``finish()`` fills ``nodes`` and
+    ``cache`` into ``out``."""
+    lines = trace if trace is not None else []
+    failures = [] if check == "all" else None
+    out.update(nodes=0, results=0, reading_mismatches=0, reading_mismatch_at=[])
+
+    def after(number):
+        pos.check_hashing = check == "all"
+        try:
+            out["results"] += examine(reader, pos, number, lines, failures)
+        finally:
+            pos.check_hashing = check is not None
+
+    def finish():
+        out["nodes"] = reader.nodes
+        out["cache"] = reader.cache_stats()
+        if failures:
+            out["reading_mismatches"] = len(failures)
+            out["reading_mismatch_at"] = failures
+    after.finish = finish
+    return after
+
+
+# ------------------------------------------------------------------- jobs
+def game_job(job):
+    """One game as a picklable job (see ``make_jobs``): the game dict plus
+    ``trace``, its lines (an empty list without reading)."""
+    read = ReadSettings(**job["read"]) if job["read"] is not None else None
+    trace = []
+    g = replay_game(job["path"], job["check"], read, trace, job["until"], job["data"])
+    g["trace"] = trace
+    return g
+
+
+def _read_bytes(path):
+    """The file's bytes, or None when it cannot be read here or is too large:
+    ``load_game`` then names the problem in the job."""
+    try:
+        if os.path.getsize(path) > MAX_SGF_BYTES:
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def make_jobs(paths, check_hashing=None, read=None, until=None):
+    """One job (a dict of plain values) a game; the files are read here so
+    that workers elsewhere need not see them."""
+    check = check_mode(check_hashing)
+    settings = asdict(read) if read is not None else None
+    return [{"path": str(p), "data": _read_bytes(p), "check": check, "read": settings,
+             "until": until} for p in paths]
+
+
+WARM_GAME = b"(;SZ[5]AB[bb]AW[cb][bc];B[cc];W[dc];B[bd];W[cd])"
+
+
+def warm(read=None):
+    """Run a tiny game here (reading and checking everything) so that numba's
+    disk cache is complete before worker processes load it."""
+    job = {"path": "<warm-up>", "data": WARM_GAME, "check": "all",
+           "read": asdict(read or ReadSettings(cache_mb=0.01)), "until": None}
+    game_job(job)
+    Position(5).recompute_hash()
+
+
+# ----------------------------------------------------------------- merging
+def merge_cache(stats):
+    """Cache statistics of several games (each with a fresh table) as one:
+    counters summed; table facts (capacity, bytes per entry, bytes
+    allocated) of the largest board read, ``entries_in_use`` the most any
+    game's table held, and ``by_size`` the table facts for each size."""
+    if not stats:
+        return {}
+    big = max(stats, key=lambda c: c["bytes_per_entry"])
+    out = {k: big[k] for k in ("scheme", "cache_mb", "hash_bits", "policy", "capacity",
+                               "bytes_per_entry", "bytes_allocated")}
+    out["entries_in_use"] = max(c["entries_in_use"] for c in stats)
+    out.update({k: sum(c[k] for c in stats) for k in COUNTERS})
+    out["by_size"] = {str(c["size"]): {"capacity": c["capacity"],
+                                       "bytes_per_entry": c["bytes_per_entry"]}
+                      for c in sorted(stats, key=lambda c: c["size"])}
+    return out
+
+
+def merge(results, check=None, read=False, trace=None):
+    """``{"games": [...], "total": {...}}`` from ``game_job`` results in game
+    order; the traces are appended to ``trace`` (a list) in that order."""
+    games = []
+    for g in results:
+        lines = g.pop("trace", [])
+        if trace is not None:
+            trace.extend(lines)
+        games.append(g)
     total = {"games": len(games),
              "moves": sum(g["moves"] for g in games),
              "mismatches": sum(g["mismatches"] for g in games),
              "errors": sum(1 for g in games if g["error"]),
              "seconds": sum(g["seconds"] for g in games),
-             "parse_seconds": sum(g["parse_seconds"] for g in games)}
+             "parse_seconds": sum(g["parse_seconds"] for g in games),
+             "check_hashing": check}
     total["moves_per_second"] = (total["moves"] / total["seconds"]
                                  if total["seconds"] else 0.0)
-    if reader is not None:
+    if read:
         total["nodes"] = sum(g.get("nodes", 0) for g in games)
         total["results"] = sum(g.get("results", 0) for g in games)
-        total["cache"] = reader.cache_stats()
+        total["reading_mismatches"] = sum(g.get("reading_mismatches", 0) for g in games)
+        stats = []
+        for g in games:
+            if "cache" in g:
+                stats.append(dict(g.pop("cache"), size=g["size"]))
+        total["cache"] = merge_cache(stats)
     return {"games": games, "total": total}
+
+
+def replay_games(paths, check_hashing=False, read=None, trace=None, until=None,
+                 workers=1, dask=None, progress=False):
+    """Replay every file, one job a game in the chosen execution mode (see
+    ``gogame.jobs``); the merged report is the same in every mode but for
+    the timings.  ``total["wall_seconds"]`` is the whole run's wall time."""
+    from .jobs import run_jobs
+    t0 = time.perf_counter()
+    check = check_mode(check_hashing)
+    jobs = make_jobs(paths, check, read, until)
+    results = run_jobs(game_job, jobs, workers, dask, progress, warm=lambda: warm(read))
+    report = merge(results, check, read is not None, trace)
+    report["total"]["wall_seconds"] = time.perf_counter() - t0
+    return report
 
 
 def format_report(report):
@@ -120,13 +309,19 @@ def format_report(report):
     t = report["total"]
     lines.append(f"total: {t['games']} games, {t['moves']} moves, {t['mismatches']} mismatches, "
                  f"{t['errors']} errors, {t['seconds']:.4f} s replay "
-                 f"({t['moves_per_second']:.0f} moves/s), {t['parse_seconds']:.3f} s parsing")
+                 f"({t['moves_per_second']:.0f} moves/s), {t['parse_seconds']:.3f} s parsing"
+                 + (f", {t['wall_seconds']:.2f} s wall" if "wall_seconds" in t else ""))
     if "cache" in t:
-        lines.append(f"reading: {t['results']} strings examined, {t['nodes']} nodes")
-        lines.append("cache: " + ", ".join(f"{k} {v}" for k, v in t["cache"].items()))
+        lines.append(f"reading: {t['results']} strings examined, {t['nodes']} nodes, "
+                     f"{t['reading_mismatches']} mismatches inside reading")
+        lines.append("cache: " + ", ".join(f"{k} {v}" for k, v in t["cache"].items()
+                                           if k != "by_size"))
     for g in report["games"]:
         if g["error"]:
             lines.append(f"error: {g['error']}")
         for m in g["mismatch_moves"]:
             lines.append(f"mismatch: {g['file']}: hash words differ after move {m}")
+        for m, string, routine in g.get("reading_mismatch_at", []):
+            lines.append(f"mismatch: {g['file']}: inside reading at move {m} "
+                         f"({routine} {string})")
     return "\n".join(lines)

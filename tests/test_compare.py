@@ -1,7 +1,6 @@
 """gogame compare: traces identical across schemes and budgets, the JSON keys,
 the memory equivalence, exit statuses.  Reading is slow, so the games are the
 first 20 moves of a short 9x9 game."""
-import argparse
 import json
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import pytest
 from sgfmill import sgf
 
 from conftest import ROOT
-from gogame import compare
+from gogame import cli, compare
 from gogame.compare import first_difference, memory_equivalence
 
 RUN_KEYS = {"hash", "cache_mb", "capacity", "bytes_per_entry", "nodes", "hits",
@@ -42,11 +41,12 @@ def run_cli(*args):
 
 def test_json_keys_and_identical_traces_across_schemes_and_budgets(tiny):
     res = run_cli("compare", str(tiny), "--hash", "full,double",
-                  "--cache-mb", "0,0.01,1", "--json")
+                  "--cache-mb", "0,0.01,1", "--moves", "14", "--json")
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["identical"] is True and data["first_difference"] is None
-    assert data["errors"] == []
+    assert data["errors"] == [] and data["mismatches"] == []
+    assert data["moves_limit"] == 14 and data["runs"][0]["moves"] == 14
     assert [(r["hash"], r["cache_mb"]) for r in data["runs"]] == [
         ("full", 0), ("full", 0.01), ("full", 1), ("double", 0), ("double", 0.01), ("double", 1)]
     for r in data["runs"]:
@@ -88,8 +88,7 @@ def test_differing_traces_give_status_1(monkeypatch, capsys):
                                                      {"run": "double/1MB", "line": None}]},
             "equivalence": []}
     monkeypatch.setattr(compare, "run_compare", lambda *a: fake)
-    args = argparse.Namespace(games=["g.sgf"], hash=["full", "double"], cache_mb=[1.0],
-                              hash_bits=64, json=False)
+    args = cli.build_parser().parse_args(["compare", "g.sgf", "--cache-mb", "1"])
     assert compare.run(args) == 1
     out = capsys.readouterr().out
     assert "DIFFER, first at line 3" in out and "(end of trace)" in out

@@ -245,17 +245,16 @@ def test_bad_properties_and_setup_name_the_file_and_move(tmp_path, text, where):
 
 
 def test_read_traces_are_identical_across_schemes_and_budgets():
-    from gogame.cache import ReadingCache
-    from gogame.reading import Reader
+    from gogame.replay import ReadSettings
     game = min(project_games(), key=lambda p: p.stat().st_size)   # the shortest 9x9 game
     traces = {}
     for scheme, mb in (("double", 8), ("full", 0.01), ("double", 0)):
-        reader = Reader(cache=ReadingCache(mb, scheme))
         trace = []
-        report = replay_games([game], reader=reader, trace=trace)
+        report = replay_games([game], read=ReadSettings(scheme, mb), trace=trace, until=31)
         stats = report["total"]["cache"]
         assert stats["hits"] + stats["misses"] == stats["probes"]
         assert stats["bytes_allocated"] <= mb * 2**20
+        assert report["total"]["moves"] == 30
         traces[scheme, mb] = trace
     first = traces["double", 8]
     assert len(first) > 100
