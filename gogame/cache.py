@@ -7,7 +7,15 @@ re-lays it (empty) when the size changes.  A budget of 0 (or one smaller
 than a 2-entry bucket) disables caching.  Statistics are counted per reader
 (thread) and summed by the caller; ``stats`` adds what the table itself
 knows (capacity, bytes, entries in use).  Bad arguments raise ValueError.
+
+Budget limits (``parse_budget``): a number of MB (MiB), finite, >= 0, at
+most ``MAX_MB`` (65536) and at most the machine's physical memory; anything
+else is refused with a one-line message.  The budget bounds the table alone:
+the process needs a baseline on top (Python, numpy, numba and the compiled
+kernel; measured by ``scripts/bench_memory.py``, see the README).
 """
+import os
+
 from .kernel import cache as kc
 
 SCHEME_NAMES = tuple(kc.SCHEMES)
@@ -15,14 +23,26 @@ POLICY_NAMES = tuple(kc.POLICIES)
 MAX_MB = 65536
 
 
+def physical_mb():
+    """The machine's physical memory in MB (MAX_MB when it cannot be read)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return float(MAX_MB)
+
+
 def parse_budget(text):
-    """A cache size in MB: a finite float >= 0 and at most 65536 (ValueError)."""
+    """A cache size in MB: a finite float >= 0, at most MAX_MB and at most
+    the physical memory; ValueError (one line) otherwise."""
     try:
         mb = float(text)
     except (TypeError, ValueError):
         raise ValueError(f"cache size must be a number of MB, not {text!r}") from None
     if not (mb >= 0 and mb <= MAX_MB):
         raise ValueError(f"cache size must be between 0 and {MAX_MB} MB, not {text}")
+    if mb > physical_mb():
+        raise ValueError(f"cache size {text} MB is more than this machine's memory "
+                         f"({physical_mb():.0f} MB)")
     return mb
 
 

@@ -16,15 +16,25 @@ Every operation either succeeds or leaves the session as it was:
   from ``position``), with nothing changed; with ``check_hashing`` a hash
   mismatch takes the move back before ``HashMismatchError`` propagates.
 
+For play (issue 7): ``genmove`` (``player.Player``, loaded on first use),
+handicap placement, ``final_score`` / ``final_status_list`` from playout
+ownership (``scoring``), the clock (``clock.Clock``), ``game_sgf`` /
+``printsgf`` (``record``) and ``autosave``: when set to a path, the game is
+rewritten there atomically after every change of the game (move, undo,
+handicap, clear, boardsize, loadsgf).  ``result`` is the known result (set
+by a resignation or ``final_score``, cleared by any change).
+
 ``loadsgf`` reads the file with ``sgfio`` (``load_game`` / ``apply_game``,
 the loader ``gogame replay`` uses too), which follows GNU Go 3.8's
 ``loadsgf``: properties in file order, ``until`` as a move number or vertex,
 ``PL[]``/``HA`` for the colour to move, ``IL[]`` only where it is a ko, ``KM``
 for the komi (kept when the file has none); see its docstring.
 """
+import time
 from dataclasses import dataclass
 
 from . import coords
+from .clock import Clock
 from .kernel.layout import BLACK, EMPTY, WHITE
 from .position import (CannotUndoError, HashMismatchError, IllegalMoveError,
                        Position, parse_color)
@@ -32,7 +42,7 @@ from .sgfio import SgfError, apply_game, load_game
 
 __all__ = ["Engine", "Settings", "LoadError", "IllegalMoveError", "CannotUndoError",
            "HashMismatchError", "BLACK", "WHITE", "EMPTY", "other", "color_word",
-           "board_text"]
+           "board_text", "fixed_handicap_points"]
 
 COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
 
@@ -55,8 +65,8 @@ class LoadError(ValueError):
 class Settings:
     """What every Position and the Reader are made with.
 
-    ``cache_mb`` None means ``DEFAULT_CACHE_MB``; ``threads`` is kept for
-    the threads to come and changes nothing yet.
+    ``cache_mb`` None means ``DEFAULT_CACHE_MB``; ``threads`` is the number
+    of reading threads (simplified ABDADA; see ``reading.Reader``).
     """
     check_hashing: bool = False
     level: int = 10
@@ -67,6 +77,7 @@ class Settings:
 
 
 DEFAULT_CACHE_MB = 8.0
+SCORE_SECONDS = 4.0         # time cap of the playouts behind final_score
 
 
 class Engine:
@@ -78,6 +89,11 @@ class Engine:
         self._reader = reader
         self.position = self._new_position(size)
         self.to_move = BLACK
+        self.handicap = 0
+        self.result = None
+        self.autosave = None
+        self.clock = Clock()
+        self._player = None
 
     # ----------------------------------------------------------- settings
     def _new_position(self, size):
@@ -101,7 +117,7 @@ class Engine:
             s = self.settings
             cache = ReadingCache(DEFAULT_CACHE_MB if s.cache_mb is None else s.cache_mb,
                                  s.hash, s.hash_bits, self.size)
-            self._reader = Reader(level=s.level, cache=cache)
+            self._reader = Reader(level=s.level, cache=cache, threads=s.threads)
         return self._reader
 
     @property
@@ -122,11 +138,25 @@ class Engine:
         except ValueError:
             raise ValueError("unacceptable size") from None
         self.position = self._new_position(n)
-        self.to_move = BLACK
+        self._new_game()
 
     def clear_board(self):
         self.position = self._new_position(self.size)
+        self._new_game()
+
+    def _new_game(self):
         self.to_move = BLACK
+        self.handicap = 0
+        self.changed()
+
+    def changed(self):
+        """The game changed: forget the result, rewrite the autosave file."""
+        self.result = None
+        self.save()
+
+    def save(self):
+        if self.autosave:
+            self.printsgf(self.autosave)
 
     def clear(self):
         """pygtp's game-object protocol (``gtp.Engine`` calls it)."""
@@ -146,6 +176,38 @@ class Engine:
             pos.check_hashing = True
             raise
         self.to_move = other(color)
+        self.changed()
+
+    def play_sequence(self, moves):
+        """Play (color, pt) pairs, all or nothing: IllegalMoveError (with
+        ``.index``) and the moves of the batch taken back."""
+        played = 0
+        try:
+            for color, pt in moves:
+                self.play(color, pt)
+                played += 1
+        except IllegalMoveError as e:
+            e.index = played
+            if played:
+                self.undo_many(played)
+            raise
+
+    def undoable(self):
+        """How many real moves ``undo`` can take back (not setup stones)."""
+        n = 0
+        for event in reversed(self.position.history):
+            if event[0] == "move":
+                n += 1
+            elif event[0] == "setup":
+                break
+        return n
+
+    def undo_many(self, n):
+        """Take back ``n`` moves, all or nothing (CannotUndoError)."""
+        if n < 0 or n > self.undoable() or self.position.stackp:
+            raise CannotUndoError("cannot undo")
+        for _ in range(n):
+            self.undo()
 
     def undo(self):
         """Take back the last real move; CannotUndoError if there is none."""
@@ -158,6 +220,129 @@ class Engine:
             self.to_move = moves[-1][1]
             raise
         self.to_move = moves[-1][1]
+        self.changed()
+
+    def last_move(self):
+        """(pt or None, color) of the last real move, or None."""
+        moves = self.position.moves()
+        if not moves:
+            return None
+        pos, color = moves[-1]
+        return self.position.pt(pos), color
+
+    # ----------------------------------------------------------- handicap
+    def board_empty(self):
+        return not self.position.stones() and not self.position.moves()
+
+    def set_free_handicap(self, points):
+        """Black stones on ``points`` of an empty board; white to move.
+        ValueError('board not empty' / 'bad vertex list')."""
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        pts = list(points)
+        if (len(pts) < 2 or len(set(pts)) != len(pts) or None in pts
+                or len(pts) >= self.size * self.size):
+            raise ValueError("bad vertex list")
+        self.position.setup({pt: BLACK for pt in pts})
+        self.handicap = len(pts)
+        self.to_move = WHITE
+        self.changed()
+        return pts
+
+    def fixed_handicap(self, n):
+        """GTP's fixed placement (ValueError 'invalid number of stones')."""
+        pts = fixed_handicap_points(self.size, n)
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        return self.set_free_handicap(pts)
+
+    def place_free_handicap(self, n):
+        """The engine's choice: the fixed points first, then further star-like
+        points spread over the board."""
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        if n < 2 or n >= self.size * self.size:
+            raise ValueError("invalid number of stones")
+        pts = []
+        for k in range(min(n, 9), 1, -1):
+            try:
+                pts = fixed_handicap_points(self.size, k)
+                break
+            except ValueError:
+                continue
+        rest = sorted((p for p in board_points(self.size) if p not in pts),
+                      key=lambda p: _spread_key(p, self.size, pts))
+        pts = pts + rest[:n - len(pts)]
+        return self.set_free_handicap(pts)
+
+    # ------------------------------------------------------------- genmove
+    @property
+    def player(self):
+        """The Monte-Carlo player (numba kernel loaded on first use)."""
+        if self._player is None:
+            from .player import Player
+            self._player = Player()
+        return self._player
+
+    def genmove(self, color, should_stop=None, cleanup=False, commit=True, seconds=None):
+        """Decide a move for ``color`` (``player.Decision``) and, with
+        ``commit``, play it (a resignation sets ``result``)."""
+        color = parse_color(color)
+        start = time.perf_counter()
+        budget = self.clock.budget(color, self._empty_points()) if seconds is None else seconds
+        last = self.last_move()
+        decision = self.player.genmove(
+            self.position, color, self.komi, budget, reader=self.reader,
+            should_stop=should_stop, cleanup=cleanup,
+            opponent_passed=last is not None and last[0] is None and last[1] != color,
+            last=last[0] if last else None)
+        if commit:
+            self.clock.spend(color, time.perf_counter() - start)
+            if decision.move == "resign":
+                self.result = ("W+R" if color == BLACK else "B+R")
+                self.save()
+            else:
+                self.play(color, decision.move)
+        return decision
+
+    def _empty_points(self):
+        return self.size * self.size - len(self.position.stones())
+
+    # ------------------------------------------------------------- scoring
+    def ownership(self, playouts=None):
+        """``scoring.Ownership`` of the current position from plain playouts."""
+        from .scoring import Ownership, score_playouts
+        n = playouts or score_playouts(self.size)
+        black, white = self.player.ownership(self.position, self.to_move, self.komi, n,
+                                             seconds=None if playouts else SCORE_SECONDS)
+        return Ownership(self.position, black, white)
+
+    def final_score(self, playouts=None):
+        """GTP final_score text (``B+3.5``), also kept as ``result``."""
+        from .scoring import format_score
+        text = format_score(self.ownership(playouts).margin(self.komi))
+        self.result = text
+        self.save()
+        return text
+
+    def final_status_list(self, status, playouts=None):
+        """Strings (lists of points) whose status is alive, dead or seki."""
+        if status not in ("alive", "dead", "seki"):
+            raise ValueError(f"unknown status {status!r}")
+        return self.ownership(playouts).status_list(status)
+
+    # ---------------------------------------------------------------- sgf
+    def game_sgf(self):
+        from .record import game_sgf
+        return game_sgf(self.position, self.komi, self.handicap, self.result, self.to_move)
+
+    def printsgf(self, path=None):
+        """The game as SGF bytes; with ``path``, written there atomically."""
+        data = self.game_sgf()
+        if path:
+            from .record import write_atomic
+            write_atomic(path, data)
+        return data
 
     # ------------------------------------------------------------ loadsgf
     def loadsgf(self, path, until=None):
@@ -178,8 +363,10 @@ class Engine:
             raise LoadError(f"cannot load file: {path}: {e}") from None
         self.position = position
         self.to_move = to_move
+        self.handicap = game.handicap if game.handicap > 1 else 0
         if game.komi is not None:
             self.komi = game.komi
+        self.changed()
         return to_move
 
     # ------------------------------------------------------- trymove etc.
@@ -280,6 +467,34 @@ class Engine:
 def board_points(size):
     """All points in GNU Go's order: top row first, left to right."""
     return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]
+
+
+def fixed_handicap_points(size, n):
+    """GTP's fixed handicap vertices for ``n`` stones (ValueError
+    'invalid number of stones' where the spec gives none): 3-3 points below
+    13x13, 4-4 from there; middle points only on odd boards."""
+    if size < 7 or not 2 <= n <= (9 if size % 2 else 4) or (size == 7 and n > 4):
+        raise ValueError("invalid number of stones")
+    d = 2 if size < 13 else 3
+    lo, hi, mid = d, size - 1 - d, size // 2
+    corners = [(lo, lo), (hi, hi), (hi, lo), (lo, hi)]       # D4 Q16 D16 Q4 on 19x19
+    pts = corners[:min(n, 4)]
+    if n == 5 or n == 7 or n == 9:
+        extra = {5: [], 7: [(mid, lo), (mid, hi)], 9: [(mid, lo), (mid, hi),
+                                                        (lo, mid), (hi, mid)]}[n]
+        pts = corners + extra + [(mid, mid)]
+    elif n in (6, 8):
+        pts = corners + [(mid, lo), (mid, hi)] + ([(lo, mid), (hi, mid)] if n == 8 else [])
+    return pts
+
+
+def _spread_key(pt, size, taken):
+    """Free handicap beyond the fixed points: far from stones placed, then
+    near the 3-4 lines."""
+    row, col = pt
+    near = min((abs(row - r) + abs(col - c) for r, c in taken), default=size)
+    line = min(row, col, size - 1 - row, size - 1 - col)
+    return (-near, abs(line - (2 if size < 13 else 3)), row, col)
 
 
 def sort_points(points):

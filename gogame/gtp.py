@@ -35,6 +35,7 @@ starts it on a background thread so that ``name``, ``protocol_version`` and
 import argparse
 import math
 import os
+import queue
 import re
 import sys
 import threading
@@ -44,6 +45,8 @@ import traceback
 import gtp as pygtp
 
 from . import __version__
+from .analyze import AnalyzeCommands
+from .gtp_play import PlayCommands
 
 MAX_LINE = 1 << 20                         # longer lines are answered "line too long"
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")    # keeps HT (09) and LF (0a)
@@ -73,10 +76,17 @@ def parse_command(line):
         return None
     cmd_id = None
     if _ID.match(tokens[0]):
-        cmd_id = int(tokens.pop(0))
+        cmd_id = _id_value(tokens.pop(0))
     if not tokens:
         return cmd_id, None, []
     return cmd_id, tokens[0], tokens[1:]
+
+
+def _id_value(digits):
+    """An id's ASCII digits -> int; past int()'s 4300-digit limit the digits
+    themselves, leading zeros dropped (printed the same either way)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 4000 else digits
 
 
 def format_response(ok, cmd_id, text=""):
@@ -94,7 +104,7 @@ def format_response(ok, cmd_id, text=""):
 
 
 # ------------------------------------------------------------------ engine
-class GtpEngine(pygtp.Engine):
+class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
     """The gogame GTP engine: ``send(line)`` returns the response ('' when
     the line gets none); ``disconnect`` turns true after ``quit``.
 
@@ -102,7 +112,8 @@ class GtpEngine(pygtp.Engine):
     on first use (or by ``prewarm`` on a thread), so its fields are set here.
     """
 
-    cmd_genmove = None          # pygtp's genmove: not offered (no move generator yet)
+    # command name prefixes whose first underscore is a dash in GTP
+    DASHED = ("gogame_", "gogui_", "kgs_", "gg_", "lz_")
 
     def __init__(self, session=None, factory=None, name="gogame", version=__version__,
                  log=None):
@@ -114,12 +125,15 @@ class GtpEngine(pygtp.Engine):
         self._warm = None               # (thread, box) while a prewarm runs
         self._log = log
         self.commands = {}
+        self.streaming = set()          # commands answered as a stream (lz-analyze)
         for attr in dir(self):
-            if attr.startswith("cmd_") and getattr(self, attr) is not None:
-                name_ = attr[4:]
-                if name_.startswith("gogame_"):
-                    name_ = "gogame-" + name_[len("gogame_"):]
+            if attr.startswith(("cmd_", "stream_")) and getattr(self, attr) is not None:
+                name_ = attr.split("_", 1)[1]
+                if name_.startswith(self.DASHED):
+                    name_ = name_.replace("_", "-", 1)
                 self.commands[name_] = getattr(self, attr)
+                if attr.startswith("stream_"):
+                    self.streaming.add(name_)
         self.known_commands = sorted(self.commands)
 
     # --------------------------------------------------------- session
@@ -134,6 +148,9 @@ class GtpEngine(pygtp.Engine):
                 box["session"] = self._factory()
             except BaseException as e:       # reported on first use
                 box["error"] = e
+                return
+            threading.Thread(target=_warm_player, name="gogame-warm-player",
+                             daemon=True).start()
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm = (thread, box)
@@ -179,7 +196,37 @@ class GtpEngine(pygtp.Engine):
         handler = self.commands.get(name)
         if handler is None:
             return format_response(False, cmd_id, "unknown command")
+        if name in self.streaming:
+            return self._stream(cmd_id, name, handler, args)
         return self._run(cmd_id, name, handler, args)
+
+    def _stream(self, cmd_id, name, handler, args):
+        """A streamed response: ``=id`` and a newline, then the lines the
+        handler emits, then the blank line.  Written to ``self.out`` as they
+        come when serving; returned whole otherwise.  An error before the
+        first line is an ordinary ``?`` response."""
+        written = []
+        out = self.out
+
+        def emit(line):
+            line = _CONTROL.sub("", line.replace("\t", " ")).strip()
+            if not line:
+                return
+            if not written:
+                written.append(("=" if cmd_id is None else f"={cmd_id}") + " \n")
+                if out is not None:
+                    out(written[-1])
+            if line:
+                written.append(line + "\n")
+                if out is not None:
+                    out(written[-1])
+
+        response = self._run(cmd_id, name, lambda args_: handler(args_, emit), args)
+        if not written:
+            return response
+        if response.startswith("?"):
+            self._log_text(f"gogame: {name} stopped: {response.strip()}")
+        return ("" if out is not None else "".join(written)) + "\n"
 
     def reject(self, message, reason):
         """Answer a line that cannot be run (e.g. too long) with its id."""
@@ -321,7 +368,8 @@ class GtpEngine(pygtp.Engine):
         if len(args) > 1:
             text = args[1]
             if _ID.match(text):
-                until = int(text)
+                digits = text.lstrip("0") or "0"
+                until = int(digits) if len(digits) <= 9 else 10**9     # past any game's end
                 if until < 1:
                     raise GtpError("syntax error")
             elif _UNTIL_VERTEX.match(text):
@@ -520,31 +568,114 @@ def read_line(stream, limit=MAX_LINE):
     return line, False
 
 
-def serve(engine, stdin=None, stdout=None):
-    """Answer GTP commands from ``stdin`` (bytes) until ``quit`` or end of input."""
-    stdin = stdin or sys.stdin.buffer
-    stdout = stdout or sys.stdout.buffer
-    while not engine.disconnect:
-        raw, too_long = read_line(stdin)
-        if raw is None:
-            break
-        text = raw.decode("utf-8", errors="replace")
-        try:
-            if too_long:
-                response = engine.reject(text, "line too long")
-            else:
-                response = engine.send(text)
-        except Exception:                    # send catches command errors; belt and braces
-            traceback.print_exc()
-            response = format_response(False, None, "internal error")
-        if response:
+class InputReader:
+    """Reads GTP lines on its own thread, so that a search can see input.
+
+    Lines are queued in order as (text, too_long, blank); ``None`` marks the
+    end of input.  GoGui's ``# interrupt`` (a comment line) sets
+    ``interrupt``; ``waiting()`` is true while a line that is not blank waits.
+    """
+
+    def __init__(self, stream, limit=MAX_LINE):
+        self.stream = stream
+        self.limit = limit
+        self.lines = queue.Queue()
+        self.interrupt = threading.Event()
+        self._pending = 0
+        self._lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, name="gogame-stdin", daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        while True:
             try:
-                stdout.write(response.encode("utf-8", errors="replace"))
-                stdout.flush()
-            except (BrokenPipeError, ValueError):
-                _silence_stdout()            # the client has gone
+                raw, too_long = read_line(self.stream, self.limit)
+            except (OSError, ValueError):
+                raw = None
+            if raw is None:
+                self.lines.put(None)
+                return
+            text = raw.decode("utf-8", errors="replace")
+            blank = not too_long and parse_command(preprocess(text)) is None
+            if blank and "interrupt" in text.split("#", 1)[-1].lower():
+                self.interrupt.set()
+            if not blank:
+                with self._lock:
+                    self._pending += 1
+            self.lines.put((text, too_long, blank))
+
+    def get(self):
+        item = self.lines.get()
+        if item is not None and not item[2]:
+            with self._lock:
+                self._pending -= 1
+        return item
+
+    def waiting(self):
+        return self._pending > 0
+
+
+def serve(engine, stdin=None, stdout=None):
+    """Answer GTP commands from ``stdin`` (bytes) until ``quit`` or end of
+    input.  stdin is read on its own thread (``InputReader``); responses are
+    answered in order and flushed one by one."""
+    stdin = stdin or _private_stdin()
+    stdout = stdout or sys.stdout.buffer
+    gone = []
+
+    def write(text):
+        if gone:
+            return
+        try:
+            stdout.write(text.encode("utf-8", errors="replace"))
+            stdout.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            _silence_stdout()            # the client has gone
+            gone.append(True)
+
+    source = InputReader(stdin)
+    engine.input, engine.out = source, write
+    try:
+        while not engine.disconnect and not gone:
+            item = source.get()
+            if item is None:
                 break
+            text, too_long, blank = item
+            if blank:
+                continue
+            source.interrupt.clear()
+            try:
+                if too_long:
+                    response = engine.reject(text, "line too long")
+                else:
+                    response = engine.send(text)
+            except Exception:                # send catches command errors; belt and braces
+                traceback.print_exc()
+                response = format_response(False, None, "internal error")
+            if response:
+                write(response)
+    finally:
+        engine.input = engine.out = None
     return 0
+
+
+def _private_stdin():
+    """A reader of its own on a copy of fd 0: the reading thread may stay
+    blocked in it at exit without holding ``sys.stdin``'s lock, which the
+    interpreter takes while shutting down."""
+    try:
+        return open(os.dup(sys.stdin.fileno()), "rb")
+    except (OSError, ValueError, AttributeError):
+        return sys.stdin.buffer
+
+
+def _warm_player():
+    """Load (or compile) the playout kernel in the background."""
+    try:
+        from .player import warm_up
+        warm_up()
+    except Exception:
+        traceback.print_exc()
 
 
 def _silence_stdout():
@@ -589,7 +720,7 @@ def _int_in(low, high, what):
 
 
 def add_arguments(parser):
-    """The options of ``gogame gtp`` (threads are validated, not used yet)."""
+    """The options of ``gogame gtp`` (``--threads``: reading threads, ABDADA)."""
     parser.add_argument("--cache-mb", type=_cache_mb, default=None, metavar="MB",
                         help="reading cache budget in MB (0: no cache)")
     parser.add_argument("--hash", choices=["double", "full", "single"], default="double",
@@ -602,20 +733,58 @@ def add_arguments(parser):
                         help="reading depths as GNU Go's --level (default 10)")
     parser.add_argument("--check-hashing", action="store_true",
                         help="recompute both hash words after every move")
+    parser.add_argument("--sgf-autosave", metavar="FILE", default=None,
+                        help="rewrite the game to FILE (atomically) after every change")
+    parser.add_argument("--move-seconds", type=_seconds_arg, default=None, metavar="S",
+                        help="thinking time per move without time settings (default 1)")
     return parser
+
+
+def _seconds_arg(text):
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"impossible time per move: {text!r}")
+    return x
 
 
 def run(args, stdin=None, stdout=None):
     """Run the GTP loop with parsed ``gogame gtp`` options; exit status 0."""
-    factory = default_factory(check_hashing=args.check_hashing, level=args.level,
-                              cache_mb=args.cache_mb, hash=args.hash,
-                              hash_bits=args.hash_bits, threads=args.threads)
+    make = default_factory(check_hashing=args.check_hashing, level=args.level,
+                           cache_mb=args.cache_mb, hash=args.hash,
+                           hash_bits=args.hash_bits, threads=args.threads)
+
+    def factory():
+        session = make()
+        session.autosave = getattr(args, "sgf_autosave", None)
+        seconds = getattr(args, "move_seconds", None)
+        if seconds:
+            session.clock.default = seconds
+        return session
+
     engine = GtpEngine(factory=factory)
     engine.prewarm()
-    try:
-        return serve(engine, stdin, stdout)
-    finally:
-        engine.finish_prewarm(timeout=60)    # never exit while it is importing
+    status = serve(engine, stdin, stdout)
+    if stdin is None and stdout is None:
+        _exit_now(status)
+    engine.finish_prewarm(timeout=60)    # in-process: never return while it is importing
+    return status
+
+
+def _exit_now(status):
+    """End the process at once after ``quit``: the prewarm and stdin threads
+    may still be loading numba or blocked in a read, and the interpreter's
+    shutdown would wait for the one and can abort on the other.  Nothing is
+    lost: responses are flushed, autosaves are written at every change, and
+    numba writes its cache files atomically."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
 
 
 def main(argv=None):

@@ -49,7 +49,7 @@ from .coords import format_gtp
 from .kernel import board as kb
 from .kernel.layout import BLACK, MAXPOS
 from .position import HashMismatchError, Position
-from .sgfio import MAX_SGF_BYTES, SgfError, apply_game, load_game, parse_game
+from .sgfio import SgfError, apply_game, load_game, parse_game, read_sgf_bytes
 
 CHECK_MODES = (None, "moves", "all")
 COUNTERS = ("probes", "hits", "misses", "stores", "replacements", "collisions")
@@ -201,14 +201,11 @@ def game_job(job):
 
 
 def _read_bytes(path):
-    """The file's bytes, or None when it cannot be read here or is too large:
-    ``load_game`` then names the problem in the job."""
+    """The file's bytes (through sgfio's limits), or None when it cannot be
+    used: ``load_game`` then names the problem in the job."""
     try:
-        if os.path.getsize(path) > MAX_SGF_BYTES:
-            return None
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError:
+        return read_sgf_bytes(path)
+    except SgfError:
         return None
 
 

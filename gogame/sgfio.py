@@ -30,12 +30,23 @@ is read; variations, comments and markup are ignored.
 
 Everything wrong raises ``SgfError`` (a ``ValueError``) whose message starts
 with the file name and, for a property or a move, names the move number:
-a missing, unreadable, too large (``MAX_SGF_BYTES``) or corrupt file, a size
-outside 2..25, a bad point, a bad ``until``, setup stones that leave a string
-without liberties, an illegal move.
+a missing, unreadable or corrupt file, a size outside 2..25, a bad point
+(off the board or malformed), a bad ``until``, setup stones that leave a
+string without liberties, an illegal move.  Nothing is returned half-read.
+
+Limits (hostile files): ``load_game`` refuses, with a message and before
+parsing, anything that is not a regular file (a FIFO, ``/dev/zero``,
+``/dev/stdin``, a directory), a file over ``MAX_SGF_BYTES`` (10 MiB), and
+a file holding more than ``MAX_SGF_NODES`` (250,000) ``;`` bytes -- an
+upper bound on its nodes, counted in variations and comments too -- since
+sgfmill keeps the whole tree (about 650 bytes a node).  Deep variation
+nesting and giant property values within these limits parse (sgfmill is not
+recursive).  ``parse_game`` applies the node limit, not the size limit.
 """
+import math
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -46,7 +57,8 @@ from .coords import format_gtp, parse_gtp, parse_sgf, to_pos
 from .kernel.layout import BLACK, EMPTY, MAXSIZE, MINSIZE, WHITE
 from .position import HashMismatchError, IllegalMoveError, color_name
 
-MAX_SGF_BYTES = 4 * 1024 * 1024
+MAX_SGF_BYTES = 10 * 2**20
+MAX_SGF_NODES = 250_000
 _PL_WHITE = (b"w", b"W", b"2")
 _NUMBER = re.compile(r"[1-9][0-9]*\Z")
 
@@ -110,18 +122,31 @@ class Game:
 def load_game(path):
     """Read ``path`` and return its main line as a ``Game``."""
     path = os.fspath(path)
+    return parse_game(read_sgf_bytes(path), path)
+
+
+def read_sgf_bytes(path):
+    """The bytes of ``path``, or SgfError: not a regular file (never opened,
+    so a FIFO cannot block), unreadable, or over ``MAX_SGF_BYTES`` (at most
+    that many bytes plus one are read)."""
+    path = os.fspath(path)
     try:
-        if os.path.getsize(path) > MAX_SGF_BYTES:
-            raise SgfError(f"{path}: file larger than {MAX_SGF_BYTES} bytes")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SgfError(f"{path}: not a regular file")
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_SGF_BYTES + 1)
     except OSError as e:
         raise SgfError(f"{path}: cannot read file: {e.strerror or e}") from None
-    return parse_game(data, path)
+    if len(data) > MAX_SGF_BYTES:
+        raise SgfError(f"{path}: file larger than {MAX_SGF_BYTES} bytes, the limit")
+    return data
 
 
 def parse_game(data, path="<sgf>"):
     """Parse SGF bytes (see ``load_game``)."""
+    if data.count(b";") > MAX_SGF_NODES:
+        raise SgfError(f"{path}: more than {MAX_SGF_NODES} nodes (';' counted); "
+                       "the limit keeps memory bounded")
     try:
         game = sgf.Sgf_game.from_bytes(data)
     except ValueError as e:
@@ -136,6 +161,8 @@ def parse_game(data, path="<sgf>"):
             out.komi = float(game.get_komi())
         except ValueError:
             pass
+        if out.komi is not None and not math.isfinite(out.komi):
+            out.komi = None
     if root.has_property("HA"):
         try:
             out.handicap = int(root.get("HA"))
@@ -166,7 +193,8 @@ def _read_node(node, number, game):
             try:
                 black, white, empty = node.get_setup_stones()
             except ValueError as e:
-                raise SgfError(f"{path}: setup before move {number + 1}: {e}") from None
+                raise SgfError(f"{path}: setup before move {number + 1}: bad point in "
+                               f"AB/AW/AE for a {size}x{size} board{_detail(e)}") from None
             stones = {pt: EMPTY for pt in empty}
             stones.update({pt: BLACK for pt in black})
             stones.update({pt: WHITE for pt in white})
@@ -175,10 +203,12 @@ def _read_node(node, number, game):
             game.to_move = WHITE if node.get_raw("PL")[:1] in _PL_WHITE else BLACK
         elif ident in ("B", "W"):
             color = BLACK if ident == "B" else WHITE
+            raw = node.get_raw(ident)
             try:
-                pt = sgf_properties.interpret_go_point(node.get_raw(ident), size)
-            except ValueError as e:
-                raise SgfError(f"{path}: move {number + 1}: {e}") from None
+                pt = sgf_properties.interpret_go_point(raw, size)
+            except ValueError:
+                raise SgfError(f"{path}: move {number + 1}: bad point {ident}[{_shown(raw)}] "
+                               f"for a {size}x{size} board") from None
             number += 1
             events.append(("move", pt, color, number))
             game.to_move = WHITE if color == BLACK else BLACK
@@ -191,6 +221,16 @@ def _read_node(node, number, game):
                 if pt is not None:
                     events.append(("ko", pt))
     return number
+
+
+def _detail(e):
+    return f": {e}" if str(e) else ""
+
+
+def _shown(raw, limit=20):
+    """A property value for a message: decoded, cut to ``limit`` characters."""
+    text = "".join(c if c.isprintable() else "?" for c in raw.decode("utf-8", "replace"))
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # ----------------------------------------------------------------- playing

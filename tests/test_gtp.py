@@ -21,7 +21,8 @@ class FakeReader:
     """Answers set by the test; records the queries."""
 
     def __init__(self):
-        self.nodes = self.trymoves = self.depth_offset = 0
+        self.nodes = self.trymoves = self.depth_offset = self.node_limit = 0
+        self.level = 10
         self.answers = {}
         self.calls = []
 
@@ -108,7 +109,7 @@ def test_parse_command_ids():
     ("name\u00a0", "? unknown command\n\n"),       # only spaces and tabs separate
     ("\u3000", "? unknown command\n\n"),
     ("3 frobnicate", "?3 unknown command\n\n"),
-    ("4 genmove b", "?4 unknown command\n\n"),     # pygtp's genmove is not offered
+    ("4 kata-analyze b", "?4 unknown command\n\n"),
     ("5 quit", "=5 \n\n"),
     ("\t9\tname\t# with a comment\r", "=9 gogame\n\n"),
 ])
@@ -131,7 +132,8 @@ def test_administrative_commands():
     assert re.match(r"= \d+\.\d+", e.send("version"))
     assert e.send("known_command play") == "= true\n\n"
     assert e.send("known_command play extra") == "= true\n\n"
-    assert e.send("known_command genmove") == "= false\n\n"
+    assert e.send("known_command genmove") == "= true\n\n"
+    assert e.send("known_command kata-analyze") == "= false\n\n"
     assert e.send("known_command") == "= false\n\n"
     assert e.send("known_command gogame-hash") == "= true\n\n"
     assert re.match(r"= \d+\.\d{3}\n\n\Z", e.send("cputime"))
@@ -139,7 +141,8 @@ def test_administrative_commands():
     assert e.send("quit") == "= \n\n" and e.disconnect
 
 
-def test_list_commands_is_accurate():
+def test_list_commands_is_accurate(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)         # printsgf FILE writes there
     e = make()
     listed = body(e.send("list_commands")).split("\n")
     required = {"protocol_version", "name", "version", "known_command", "list_commands",
@@ -151,7 +154,8 @@ def test_list_commands_is_accurate():
                 "reset_trymove_counter", "get_trymove_counter", "cputime",
                 "gogame-hash", "gogame-check_hashing"}
     assert required <= set(listed)
-    assert len(listed) == len(set(listed)) and "genmove" not in listed
+    assert len(listed) == len(set(listed)) and "genmove" in listed
+    e.session.clock.default = 0.05
     for name in listed:
         assert e.send(f"known_command {name}") == "= true\n\n"
     # every listed command answers (success or a proper error), none is unknown

@@ -1,0 +1,525 @@
+"""Monte-Carlo playouts and a UCT tree with RAVE, in numba.
+
+A playout copies the header and board segments of a root state array
+(``s[:STACK]``, not the change stack) into a work array and plays real moves
+on it with ``board.play`` until both sides pass, then scores by area: stones
+plus empty points whose neighbours are all one colour.  Playout policy, in
+order: capture the string the last move left in atari; save an own string in
+atari next to the last move (capture a neighbour in atari, else extend when
+that gives at least two liberties); otherwise a uniformly random legal move
+that neither fills an own eye-like point nor puts a string of two or more
+stones into atari.  With no such move the side passes.
+
+The tree lives in numpy arrays made by ``new_tree``: ``links[node] = (move,
+first child, child count)`` (first child -1 while not expanded) and
+``stats[node] = (visits, wins, rave visits, rave wins, prior visits, prior
+wins)``, wins counted for the colour that played the node's move; node 0 is
+the root.  ``meta`` holds the scalars (``M_*``).  ``search`` runs a number of
+iterations (descend by RAVE-blended value, expand at ``expand_at`` visits,
+one playout, back up results and all-moves-as-first statistics) and may be
+called repeatedly on the same tree; the caller owns time control.
+
+Not done: superko (simple ko only, from the board kernel), tree reuse
+between moves, pass inside the tree (the caller decides when to pass).
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .board import legal, play
+from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_CHECK, H_SIZE, H_SP,
+                     H_STACKP, H_W, LIBS, MAXLIBS, MAXPOS, NEXT, NLIB, ORIGIN, PASS,
+                     STACK, WHITE)
+
+# meta fields
+M_NODES = 0         # nodes in use
+M_COLOR = 1         # colour to move at the root
+M_LAST = 2          # the move that led to the root position (PASS if none)
+M_ITER = 3          # iterations run so far
+M_EXPAND = 4        # visits before a leaf is expanded
+M_MAXMOVES = 5      # playout length cap
+M_BLACKWINS = 6     # playouts black won
+META_LEN = 8
+
+# stats columns
+S_N, S_W, S_RN, S_RW, S_PN, S_PW = 0, 1, 2, 3, 4, 5
+
+RAVE_K = 1.0 / 2000.0   # beta = rn / (rn + n + rn * n * RAVE_K)
+EXPLORE = 0.15
+
+
+def new_tree(capacity):
+    """Empty tree arrays: (links int32[cap, 3], stats float64[cap, 6], meta int64[8])."""
+    links = np.full((capacity, 3), -1, np.int32)
+    stats = np.zeros((capacity, 6), np.float64)
+    meta = np.zeros(META_LEN, np.int64)
+    return links, stats, meta
+
+
+def new_scratch():
+    """Work arrays for one searching thread: state copy, words, sequences, lists."""
+    from .layout import STATE_LEN
+    return (np.zeros(STATE_LEN, np.int32), np.zeros(2 + 2 * 8, np.uint64),
+            np.zeros(4 * MAXPOS, np.int32), np.zeros(4 * MAXPOS, np.int32),
+            np.zeros(MAXPOS, np.int32), np.zeros(MAXPOS, np.int32),
+            np.zeros(MAXPOS, np.int32), np.zeros(1024, np.int32))
+
+
+# ----------------------------------------------------------- local shape
+
+@njit(cache=True, inline="always")
+def _nlib(s, pos):
+    return s[NLIB + s[ORIGIN + pos]]
+
+
+@njit(cache=True)
+def is_eye(s, pos, color):
+    """An eye-like point of ``color``: empty, every neighbour ``color`` or
+    border, and at most one opponent diagonal (none on the edge).  False
+    eyes with two bad diagonals are not eyes; no other eye reading."""
+    if s[COLOR + pos] != EMPTY:
+        return False
+    w = s[H_W]
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        c = s[COLOR + q]
+        if c != color and c != BORDER:
+            return False
+    bad = 0
+    edge = 0
+    other = 3 - color
+    for d in (pos - w - 1, pos - w + 1, pos + w - 1, pos + w + 1):
+        c = s[COLOR + d]
+        if c == BORDER:
+            edge = 1
+        elif c == other:
+            bad += 1
+    return bad + edge < 2
+
+
+@njit(cache=True)
+def libs_after(s, pos, color):
+    """Liberties the string of a ``color`` stone at empty ``pos`` would have,
+    counted up to 3 (3 means three or more); a captured neighbour in atari
+    gives the point next to ``pos``."""
+    w = s[H_W]
+    other = 3 - color
+    l0 = -1
+    l1 = -1
+    l2 = -1
+    n = 0
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        c = s[COLOR + q]
+        if c == EMPTY or (c == other and _nlib(s, q) == 1):
+            if q != l0 and q != l1:
+                if n == 0:
+                    l0 = q
+                elif n == 1:
+                    l1 = q
+                else:
+                    return 3
+                n += 1
+        elif c == color:
+            o = s[ORIGIN + q]
+            nl = s[NLIB + o]
+            if nl > MAXLIBS:
+                return 3
+            for k in range(nl):
+                lib = s[LIBS + o * MAXLIBS + k]
+                if lib == pos or lib == l0 or lib == l1 or lib == l2:
+                    continue
+                if n == 0:
+                    l0 = lib
+                elif n == 1:
+                    l1 = lib
+                else:
+                    return 3
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def has_friend(s, pos, color):
+    """Does an own stone touch ``pos`` (a move there joins a string)?"""
+    w = s[H_W]
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] == color:
+            return True
+    return False
+
+
+@njit(cache=True)
+def captures_any(s, pos, color):
+    """Would a ``color`` stone at ``pos`` capture (a neighbour in atari)?"""
+    w = s[H_W]
+    other = 3 - color
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] == other and _nlib(s, q) == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def playable(s, pos, color):
+    """A move the playouts may make: legal, not an own eye, and not a
+    self-atari of two or more stones (capturing moves always pass)."""
+    if not legal(s, pos, color, False):
+        return False
+    if is_eye(s, pos, color):
+        return False
+    if has_friend(s, pos, color) and libs_after(s, pos, color) <= 1:
+        return captures_any(s, pos, color)
+    return True
+
+
+# ------------------------------------------------------------- playouts
+
+@njit(cache=True)
+def _capture_next_to(s, o, color):
+    """A liberty of an opponent string in atari next to string ``o`` that
+    ``color`` may take, or PASS."""
+    w = s[H_W]
+    other = 3 - color
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == other:
+                oq = s[ORIGIN + q]
+                if s[NLIB + oq] == 1:
+                    lib = s[LIBS + oq * MAXLIBS]
+                    if legal(s, lib, color, False):
+                        return lib
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return PASS
+
+
+@njit(cache=True)
+def urgent_move(s, color, last):
+    """The policy's reply to ``last``: capture it if in atari, else save an
+    own string it put in atari; PASS when there is none."""
+    if last == PASS or s[COLOR + last] == EMPTY:
+        return PASS
+    w = s[H_W]
+    other = 3 - color
+    if s[COLOR + last] == other:
+        o = s[ORIGIN + last]
+        if s[NLIB + o] == 1:
+            lib = s[LIBS + o * MAXLIBS]
+            if legal(s, lib, color, False):
+                return lib
+    for q in (last - 1, last + 1, last - w, last + w):
+        if s[COLOR + q] != color:
+            continue
+        o = s[ORIGIN + q]
+        if s[NLIB + o] != 1:
+            continue
+        mv = _capture_next_to(s, o, color)
+        if mv != PASS:
+            return mv
+        lib = s[LIBS + o * MAXLIBS]
+        if legal(s, lib, color, False) and libs_after(s, lib, color) >= 2:
+            return lib
+    return PASS
+
+
+@njit(cache=True)
+def _list_empty(s, empt, eidx):
+    """All empty points into ``empt``; ``eidx[p]`` is p's index there."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    n = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if s[COLOR + p] == EMPTY:
+                empt[n] = p
+                eidx[p] = n
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _swap(empt, eidx, i, j):
+    a = empt[i]
+    b = empt[j]
+    empt[i] = b
+    empt[j] = a
+    eidx[b] = i
+    eidx[a] = j
+
+
+@njit(cache=True)
+def random_move(s, color, empt, eidx, n):
+    """A uniformly random ``playable`` point among the ``n`` listed, or PASS."""
+    m = n
+    while m > 0:
+        j = np.random.randint(0, m)
+        p = empt[j]
+        if playable(s, p, color):
+            return p
+        _swap(empt, eidx, j, m - 1)
+        m -= 1
+    return PASS
+
+
+@njit(cache=True)
+def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx):
+    """Play ``s`` out from ``color`` to move after ``last``; append the moves
+    to ``seq``/``seqc`` from index ``nseq``; return the new length."""
+    n = _list_empty(s, empt, eidx)
+    passes = 0
+    moves = 0
+    cap = seq.shape[0]
+    while passes < 2 and moves < maxmoves:
+        mv = urgent_move(s, color, last)
+        if mv == PASS:
+            mv = random_move(s, color, empt, eidx, n)
+        if mv == PASS:
+            passes += 1
+        else:
+            captured = s[H_CAPT + BLACK] + s[H_CAPT + WHITE]
+            play(s, hw, keys, mv, color)
+            if s[H_CAPT + BLACK] + s[H_CAPT + WHITE] != captured:
+                n = _list_empty(s, empt, eidx)
+            else:
+                _swap(empt, eidx, eidx[mv], n - 1)
+                n -= 1
+            passes = 0
+            if nseq < cap:
+                seq[nseq] = mv
+                seqc[nseq] = color
+                nseq += 1
+        last = mv
+        color = 3 - color
+        moves += 1
+    return nseq
+
+
+@njit(cache=True)
+def area_score(s, owner):
+    """Black's area minus White's (no komi): stones, and empty points whose
+    neighbours are all one colour.  ``owner[p]`` gets BLACK, WHITE or EMPTY."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    score = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            c = s[COLOR + p]
+            if c == EMPTY:
+                nb = 0
+                nw = 0
+                for q in (p - 1, p + 1, p - w, p + w):
+                    cq = s[COLOR + q]
+                    if cq == BLACK:
+                        nb += 1
+                    elif cq == WHITE:
+                        nw += 1
+                if nb > 0 and nw == 0:
+                    c = BLACK
+                elif nw > 0 and nb == 0:
+                    c = WHITE
+            owner[p] = c
+            if c == BLACK:
+                score += 1
+            elif c == WHITE:
+                score -= 1
+    return score
+
+
+# ----------------------------------------------------------------- tree
+
+@njit(cache=True)
+def _load(root, root_hw, ws, whw):
+    """Copy the root's header and board into the work arrays (depth 0)."""
+    ws[:STACK] = root[:STACK]
+    ws[H_STACKP] = 0
+    ws[H_SP] = 0
+    ws[H_CHECK] = 0
+    whw[0] = root_hw[0]
+    whw[1] = root_hw[1]
+
+
+@njit(cache=True)
+def _prior(s, pos, color, out):
+    """Heuristic prior (visits, wins) for a new child: captures and saves
+    up, self-ataris and first-line moves down."""
+    size = s[H_SIZE]
+    w = s[H_W]
+    row = pos // w - 1
+    col = pos % w - 1
+    line = min(min(row, col), min(size - 1 - row, size - 1 - col))
+    n = 6.0
+    q = 0.5
+    libs = libs_after(s, pos, color)
+    if captures_any(s, pos, color):
+        n = 12.0
+        q = 0.75
+    elif libs <= 1:
+        n = 12.0
+        q = 0.15
+    elif line == 0 and size >= 7:
+        q = 0.35
+    elif has_friend(s, pos, color):
+        for nb in (pos - 1, pos + 1, pos - w, pos + w):
+            if s[COLOR + nb] == color and _nlib(s, nb) == 1 and libs >= 3:
+                n = 12.0
+                q = 0.7
+    out[0] = n
+    out[1] = n * q
+
+
+@njit(cache=True)
+def expand(s, links, stats, meta, node, color):
+    """Give ``node`` one child per playable-or-eye-free legal move of
+    ``color`` (not own eyes); False when the tree is full."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    used = meta[M_NODES]
+    cap = links.shape[0]
+    if used + size * size > cap:
+        return False
+    first = used
+    k = 0
+    pr = np.zeros(2, np.float64)
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if s[COLOR + p] != EMPTY or not legal(s, p, color, False) or is_eye(s, p, color):
+                continue
+            c = first + k
+            links[c, 0] = p
+            links[c, 1] = -1
+            links[c, 2] = 0
+            _prior(s, p, color, pr)
+            stats[c, S_N] = pr[0]
+            stats[c, S_W] = pr[1]
+            stats[c, S_RN] = 0.0
+            stats[c, S_RW] = 0.0
+            stats[c, S_PN] = pr[0]
+            stats[c, S_PW] = pr[1]
+            k += 1
+    links[node, 1] = first
+    links[node, 2] = k
+    meta[M_NODES] = used + k
+    return True
+
+
+@njit(cache=True)
+def select(links, stats, node):
+    """The child of ``node`` with the best RAVE-blended value plus a small
+    exploration term; -1 when it has none."""
+    first = links[node, 1]
+    k = links[node, 2]
+    if k <= 0:
+        return -1
+    lnn = math.log(stats[node, S_N] + 1.0)
+    best = -1
+    bestv = -1e300
+    for c in range(first, first + k):
+        n = stats[c, S_N]
+        rn = stats[c, S_RN]
+        q = stats[c, S_W] / n if n > 0 else 0.5
+        v = q
+        if rn > 0:
+            beta = rn / (rn + n + rn * n * RAVE_K)
+            v = (1.0 - beta) * q + beta * stats[c, S_RW] / rn
+        v += EXPLORE * math.sqrt(lnn / (n + 1.0))
+        if v > bestv:
+            bestv = v
+            best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def search(root, root_hw, keys, links, stats, meta, komi, iterations, own,
+           ws, whw, seq, seqc, empt, eidx, first, path):
+    """Run ``iterations`` UCT-RAVE iterations from the root state ``root``.
+
+    ``own[0, p]`` / ``own[1, p]`` count playouts that ended with ``p`` black /
+    white; ``own[2, 0]`` sums black's area margins (no komi).  Returns the
+    number of iterations run.  ``meta[M_EXPAND]`` very large keeps the tree
+    to the root (plain playouts)."""
+    root_color = meta[M_COLOR]
+    expand_at = meta[M_EXPAND]
+    maxmoves = meta[M_MAXMOVES]
+    for it in range(iterations):
+        _load(root, root_hw, ws, whw)
+        node = 0
+        color = root_color
+        depth = 0
+        nseq = 0
+        last = meta[M_LAST]
+        path[0] = 0
+        while links[node, 1] >= 0 and depth < path.shape[0] - 1:
+            child = select(links, stats, node)
+            if child < 0:
+                break
+            mv = links[child, 0]
+            play(ws, whw, keys, mv, color)
+            seq[nseq] = mv
+            seqc[nseq] = color
+            nseq += 1
+            last = mv
+            node = child
+            depth += 1
+            path[depth] = node
+            color = 3 - color
+        if links[node, 1] < 0 and stats[node, S_N] - stats[node, S_PN] >= expand_at:
+            expand(ws, links, stats, meta, node, color)
+        nseq = playout(ws, whw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx)
+        margin = area_score(ws, first)
+        size = ws[H_SIZE]
+        w = ws[H_W]
+        for row in range(size):
+            for col in range(size):
+                p = (row + 1) * w + col + 1
+                if first[p] == BLACK:
+                    own[0, p] += 1
+                elif first[p] == WHITE:
+                    own[1, p] += 1
+        own[2, 0] += margin
+        winner = BLACK if margin - komi > 0 else WHITE
+        if winner == BLACK:
+            meta[M_BLACKWINS] += 1
+        _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, first)
+        meta[M_ITER] += 1
+    return iterations
+
+
+@njit(cache=True)
+def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, first):
+    """Visits and wins along the path; RAVE for the children of each path
+    node whose move its mover played first later in the sequence."""
+    for k in range(MAXPOS):
+        first[k] = 0
+    stats[0, S_N] += 1.0
+    i = nseq - 1
+    for d in range(depth, -1, -1):
+        while i >= d:
+            if seq[i] != PASS:
+                first[seq[i]] = seqc[i]
+            i -= 1
+        node = path[d]
+        mover = root_color if d % 2 == 0 else 3 - root_color
+        if d > 0:
+            stats[node, S_N] += 1.0
+            if winner != mover:      # node's move was played by the other colour
+                stats[node, S_W] += 1.0
+        f = links[node, 1]
+        if f < 0:
+            continue
+        win = 1.0 if winner == mover else 0.0
+        for c in range(f, f + links[node, 2]):
+            mv = links[c, 0]
+            if first[mv] == mover:
+                stats[c, S_RN] += 1.0
+                stats[c, S_RW] += win
+
+
+@njit(cache=True)
+def seed(value):
+    """Seed the random numbers the playouts draw (numba's own generator)."""
+    np.random.seed(value)
