@@ -414,9 +414,45 @@ MANY_LIBERTIES = Shape("many liberties", """
     Q("defend D5", "1 D4"),
 ))
 
+# Eye shape (GNU Go's reading15.sgf): white H5-J5-J4 has two liberties and
+# lives only by making eyes at H4 and J3: H2, a liberty of the friendly
+# strings next to those liberties, is the vital point.  On the left, white
+# A5 is saved the same way at B2.
+EYE_SHAPE = Shape("eye shape", """
+X O O . X . O O .
+X O . O . O . O X
+X X O O X O O X X
+X X X O X O X X X
+O O X X X X X O O
+O . O X . X O . O
+. O O X . X O O .
+X . . X . X . . X
+. O X X . X X O O
+""", (
+    Q("defend H5", "1 H2"),
+    Q("defend A5", "1 B2"),
+))
+
+# A capturing race (GNU Go's reading18.sgf): black J9-J8-J7-H7 (three
+# liberties) against white G9-G8-G7 (four): black wins by taking the outside
+# liberties of white's string, F7 or F9.
+RACE = Shape("capturing race", """
+. . . . X . O . X
+. . . . X X O . X
+. . X X X . O X X
+. . . O X X X O .
+. . O . O X . O O
+. O . O X X . O .
+. O X X X . . O O
+O O O O . . . O .
+. O . O . . . O .
+""", (
+    Q("defend J9", "1 (F7|F9)"),
+))
+
 SHAPES = [LADDER, LADDER_BREAKER, SNAPBACK, NET, LOOSE_LADDER, THROW_IN, TWO_POINT_EYE,
           KO_WHITE_TAKES, KO_BLACK_JUST_TOOK, KO_BLACK_TAKES, KO_WHITE_JUST_TOOK,
-          CORNER, CORNER_2, EDGE, EDGE_2, MANY_LIBERTIES]
+          CORNER, CORNER_2, EDGE, EDGE_2, MANY_LIBERTIES, EYE_SHAPE, RACE]
 
 
 # ---------------------------------------------------------------- asking
@@ -531,6 +567,16 @@ def test_edge_2(command, expect):
 @pytest.mark.parametrize("command, expect", MANY_LIBERTIES.params())
 def test_many_liberties(command, expect):
     check(MANY_LIBERTIES, command, expect)
+
+
+@pytest.mark.parametrize("command, expect", EYE_SHAPE.params())
+def test_eye_shape(command, expect):
+    check(EYE_SHAPE, command, expect)
+
+
+@pytest.mark.parametrize("command, expect", RACE.params())
+def test_capturing_race(command, expect):
+    check(RACE, command, expect)
 
 
 def test_ko_points_are_set_as_intended():

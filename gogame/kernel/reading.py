@@ -12,12 +12,19 @@ How a node is read:
 * then the cache is probed (the question: position, routine, target stone,
   komaster, stackp, depth settings); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
-  liberties, liberties of friendly strings the target could join (attacker:
-  also backfilling; saving its own strings in atari or, in a race, with two
-  liberties), and for the owner: captures and ataris of neighbours,
-  rescues of friendly strings touching a liberty, captures of two-liberty
-  neighbours found by a ladder read, and a tenuki (pass), tried last, for
-  strings that may be safe already.  Candidates are ordered by trying each
+  liberties, liberties of friendly strings the target could join (at most
+  three liberties for the attacker, four for the owner: their liberties
+  are often the vital points of the eye shape; the owner also with one
+  liberty, up to ``superstring_depth``), the attacker also backfilling and
+  saving its own strings in atari or, in a race, with two liberties; for
+  the owner: captures and ataris of neighbours, liberties of neighbours
+  with at most one liberty more than the target (a capturing race, up to
+  ``break_chain_depth``; with three or more liberties against a lone stone
+  only up to ``backfill2_depth``), captures and ataris of attacker strings
+  next to friendly strings touching a liberty (ataris up to
+  ``break_chain_depth``), captures of two-liberty neighbours found by a
+  ladder read, and a tenuki (pass), tried last, for strings that may be
+  safe already.  Candidates are ordered by trying each
   and scoring the liberties that result, ties broken by point, so that the
   answer depends only on the position, the question and the depths; past
   ``branch_depth`` only the best three are tried, past ``depth`` two;
@@ -60,7 +67,7 @@ from . import abdada as ab
 from . import board as kb
 from . import cache as kc
 from .layout import (BLACK, COLOR, EMPTY, H_KO, H_STACKP, LIBS, MAXLIBS,
-                     NLIB, ORIGIN, PASS, WHITE, H_W, NEXT)
+                     NLIB, NSTONES, ORIGIN, PASS, WHITE, H_W, NEXT)
 
 WIN, KO_A, KO_B = 5, 4, 3
 MOVE_SPAN = 1 << 12
@@ -204,9 +211,11 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
 
 
 @njit(cache=True)
-def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score):
+def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     """Captures of attacker strings in atari next to the owner's strings that
-    touch a liberty of ``o`` (its superstring, loosely): they give it air."""
+    touch a liberty of ``o`` (its superstring, loosely): they give it air;
+    with ``ataris``, also the liberties of such attacker strings with two
+    liberties (ataris that win a race or force a connection)."""
     w = s[H_W]
     mine = s[COLOR + o]
     for k in range(min(s[NLIB + o], MAXLIBS)):
@@ -217,6 +226,8 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score):
                 for j in range(kx):
                     if s[NLIB + scratch[j]] == 1:
                         n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
+                    elif s[NLIB + scratch[j]] == 2 and ataris:
+                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[j], 0)
     return n
 
 
@@ -294,15 +305,19 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
-        elif (s[NLIB + x] == 3 and libs <= 2 and not ctx[C_LADDER]
-              and stackp <= ctx[C_BREAKCHAIN]):
+        elif (s[NLIB + x] <= libs + 1 and not ctx[C_LADDER]
+              and stackp <= (ctx[C_BREAKCHAIN] if libs <= 2 or s[NSTONES + x] > 1
+                             else ctx[C_BACKFILL2])):
             n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10)
+        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10,
+                                stackp <= ctx[C_BREAKCHAIN])
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
+    if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs >= 2:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
