@@ -513,6 +513,13 @@ class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
         return ""
 
     # --------------------------------------------------- extensions
+    def cmd_gogame_thread_stats(self, args):
+        """Per reading thread, one line: ``thread N`` then its counters
+        (nodes, deferred, marks, researches, reprobe_cuts, stopped, hits)."""
+        stats = self.session.reader.thread_stats()
+        return "\n".join(f"thread {t} " + " ".join(f"{k} {v}" for k, v in st.items())
+                         for t, st in enumerate(stats))
+
     def cmd_gogame_hash(self, args):
         return " ".join(f"{w:016x}" for w in self.session.hash)
 

@@ -198,3 +198,16 @@ def test_stress_eight_threads_thousand_questions():
     assert len(answers) == 1000
     assert answers == {k: base[k] for k in answers}
     assert sum(st["stopped"] for st in reader.thread_stats()) == 7 * 1000
+
+
+def test_gtp_threads_answer_and_report_per_thread_counters():
+    from gogame.engine import Engine
+    from gogame.gtp import GtpEngine
+    e = GtpEngine(session=Engine(9, threads=2))
+    for move in ("b d4", "b d5", "w e5", "w e4", "b f4", "b e3"):
+        assert e.send(f"play {move}") == "= \n\n"
+    assert e.send("attack e4").startswith("= 1 ")
+    lines = e.send("gogame-thread_stats")[2:-2].split("\n")
+    assert [ln.split()[:2] for ln in lines] == [["thread", "0"], ["thread", "1"]]
+    nodes = sum(int(ln.split()[ln.split().index("nodes") + 1]) for ln in lines)
+    assert e.send("get_reading_node_counter") == f"= {nodes}\n\n"
