@@ -7,8 +7,12 @@ returns ``code * MOVE_SPAN + move`` with codes ordered
 ``0 < KO_B < KO_A < WIN`` (GNU Go's internal values 0, 3, 4, 5).
 
 How a node is read:
-* the string's liberties decide first: one liberty is captured at once; more
-  than four (four past ``fourlib_depth``, three past ``depth``) is safe;
+* the string's liberties decide first: more than four (four past
+  ``fourlib_depth``, three past ``depth``) is safe; with one liberty the
+  attacker captures at once when that is no ko capture, and below the root
+  the owner is safe at once when extending at the liberty leaves a string
+  that is trivially safe (neither counts a node, nor uses the cache; only
+  the root names its move, so naming the liberty there changes nothing);
 * then the cache is probed (the question: position, routine, target stone,
   komaster, stackp, depth settings); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
@@ -22,12 +26,26 @@ How a node is read:
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``), captures and ataris of attacker strings
   next to friendly strings touching a liberty (ataris up to
-  ``break_chain_depth``), captures of two-liberty neighbours found by a
-  ladder read, and a tenuki (pass), tried last, for strings that may be
-  safe already.  Candidates are ordered by trying each
-  and scoring the liberties that result, ties broken by point, so that the
-  answer depends only on the position, the question and the depths; past
-  ``branch_depth`` only the best three are tried, past ``depth`` two;
+  ``break_chain_depth``), and a tenuki (pass), tried last, up to
+  ``backfill_depth``, for strings that may be safe already; the
+  attacker's race moves (saving its two-liberty strings, shortening the
+  owner's strings around them) stop past ``break_chain_depth``.
+  Candidates are ordered by trying each and scoring the liberties that
+  result, ties broken by point, so that the answer depends only on the
+  position, the question and the depths; an owner's move that leaves a
+  string of two stones or more in atari (its capture not barred by ko) is
+  dropped, since it never defends.  Past ``break_chain_depth`` only the
+  best eight are tried, past ``branch_depth`` two;
+* lazy ladders: when the owner's moves (the tenuki excepted) have not
+  reached beta, the ladders of the two-liberty strings among the first
+  three attacker neighbours are read (questions of their own, in ladder
+  mode; with one liberty only those of neighbours sharing it, since any
+  other atari lets the attacker capture first), and the captures found
+  that were not tried yet come next, before the tenuki and past the try
+  limit.  A neighbour that escapes either atari by an extension with
+  three liberties or more (``_ladder_escapes``) is not read: the ladder
+  read would fail the same way.  Their nodes use the scratch rows past
+  this ply (``ctx[C_ROOT]`` is lowered by one while they run);
 * ko: a move forbidden only by the ko point may be played "conditionally"
   (as if after a ko threat) when the komaster state allows it: no komaster
   yet, or the mover is komaster already; the mover becomes komaster, and a
@@ -105,6 +123,7 @@ CTX_LEN = 32
 
 # a cached result: bound * BOUND_SPAN + code * MOVE_SPAN + move
 B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
+DROPPED = -(1 << 20)      # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
@@ -255,6 +274,59 @@ def _neighbour_strings(s, o, color, out):
 
 
 @njit(cache=True)
+def _extension_libs(s, x, fill, ext):
+    """A lower bound, capped at 3, on the liberties of string ``x`` (two
+    liberties, ``fill`` and ``ext``) after the opponent fills ``fill`` and
+    ``x`` extends at ``ext``: the empty neighbours of ``ext`` and the
+    liberties of the other friendly strings next to it, less ``fill`` and
+    ``ext``.  (Stones the fill captures only add liberties.)"""
+    w = s[H_W]
+    color = s[COLOR + x]
+    seen0 = PASS
+    seen1 = PASS
+    k = 0
+    for q in (ext - 1, ext + 1, ext - w, ext + w):
+        c = s[COLOR + q]
+        if c == EMPTY:
+            if q != fill and q != seen0 and q != seen1:
+                if k == 2:
+                    return 3
+                if k == 0:
+                    seen0 = q
+                else:
+                    seen1 = q
+                k += 1
+        elif c == color and s[ORIGIN + q] != x:
+            f = s[ORIGIN + q]
+            if s[NLIB + f] > MAXLIBS:
+                return 3
+            for j in range(s[NLIB + f]):
+                p = _lib(s, f, j)
+                if p != fill and p != ext and p != seen0 and p != seen1:
+                    if k == 2:
+                        return 3
+                    if k == 0:
+                        seen0 = p
+                    else:
+                        seen1 = p
+                    k += 1
+    return k
+
+
+@njit(cache=True)
+def _ladder_escapes(s, x):
+    """True when string ``x`` (two liberties) surely escapes a ladder: after
+    either atari its extension has three liberties or more, which a ladder
+    read takes as safe at once.  The ladder read would answer the same, so
+    it is skipped.  (Not decided here when a ko point is set.)"""
+    if s[H_KO] != PASS:
+        return False
+    a = _lib(s, x, 0)
+    b = _lib(s, x, 1)
+    return _extension_libs(s, x, a, b) >= 3 and _extension_libs(s, x, b, a) >= 3
+
+
+@njit(cache=True)
 def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     """Candidate moves for the attacker of ``target`` (before ordering)."""
     o = s[ORIGIN + target]
@@ -272,7 +344,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
     k = _neighbour_strings(s, o, other, nbr)
-    race = stackp <= ctx[C_BRANCH]
+    race = stackp <= ctx[C_BREAKCHAIN]
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
@@ -318,14 +390,17 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
-    if libs >= 2:
+    if libs >= 2 and stackp <= ctx[C_BACKFILL]:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
 
 
 @njit(cache=True)
 def _order(s, hw, keys, mv, sc, ply, n, target, color, attack):
-    """Score each candidate by trying it, then sort (best first)."""
+    """Score each candidate by trying it, then sort (best first); return the
+    count kept.  An owner's move that leaves the target (two stones or more)
+    in atari, where the capture is not forbidden by ko, is dropped: the
+    attacker captures at once, so it never defends."""
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
@@ -341,11 +416,17 @@ def _order(s, hw, keys, mv, sc, ply, n, target, color, attack):
                 score = 20 * min(tl, 6)
                 if tl == 1:
                     score -= 40
+                    o = s[ORIGIN + target]
+                    if s[NSTONES + o] >= 2 and _lib(s, o, 0) != s[H_KO]:
+                        score = DROPPED
             kb.popgo(s, hw, keys)
         else:
             score = -50           # ko retake or illegal: try last
         sc[ply, i] += score
     _sort(mv, sc, ply, n)
+    while n > 0 and sc[ply, n - 1] < DROPPED // 2:
+        n -= 1
+    return n
 
 
 @njit(cache=True)
@@ -419,6 +500,21 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if _trivial(s, ctx, target, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
     ply = stackp - ctx[C_ROOT]
+    if libs == 1:
+        # decided by the one liberty, before the cache and without a node:
+        # the attacker captures (not a ko capture); below the root, the
+        # owner extends to liberties that make the string trivially safe
+        # (another move might be named first in a full read, but only the
+        # root names its move)
+        lib = _lib(s, s[ORIGIN + target], 0)
+        if (attack or ply > 0) and kb.trymove(s, hw, keys, lib, color):
+            if attack:
+                done = s[H_KO] == PASS
+            else:
+                done = _trivial(s, ctx, target, s[NLIB + s[ORIGIN + target]], stackp + 1)
+            kb.popgo(s, hw, keys)
+            if done:
+                return _result(WIN, lib, alpha, beta)[0]
     use_cache = meta[kc.M_CAPACITY] > 0
     share = ply < ctx[C_SHARE]
     q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
@@ -437,44 +533,25 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
-    # the defender may capture a two-liberty neighbour in a ladder: read those
-    # ladders first, as questions of their own
-    c0 = PASS
-    c1 = PASS
-    if not attack and ctx[C_LADDER] == 0:
-        k = _neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
-        x0 = mv[ply, MAXMOVES] if k > 0 else PASS
-        x1 = mv[ply, MAXMOVES + 1] if k > 1 else PASS
-        x2 = mv[ply, MAXMOVES + 2] if k > 2 else PASS
-        for x in (x0, x1, x2):
-            if x != PASS and s[NLIB + x] == 2 and c1 == PASS:
-                ctx[C_LADDER] = 1
-                r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
-                          np.int64(x), np.int64(komaster), np.int64(0), np.int64(WIN))
-                ctx[C_LADDER] = 0
-                if r // MOVE_SPAN == WIN:
-                    if c0 == PASS:
-                        c0 = r % MOVE_SPAN
-                    else:
-                        c1 = r % MOVE_SPAN
-    if ctx[C_STOPPED] != 0:
-        return 0
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp)
-        if c0 != PASS:
-            n = _add(mv, sc, ply, n, c0, 30)
-        if c1 != PASS:
-            n = _add(mv, sc, ply, n, c1, 30)
     if n > 1:
-        _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
+        n = _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
     best_i = MAXMOVES
     tries = 0
-    max_tries = MAXMOVES if stackp <= ctx[C_BRANCH] else (3 if stackp <= ctx[C_DEPTH] else 2)
+    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN] else 8 if stackp <= ctx[C_BRANCH]
+                 else 2)
+    # the owner may capture a two-liberty neighbour in a ladder: those
+    # ladders are read (as questions of their own) only when the other
+    # moves, tenuki excepted, have not reached beta (see the module doc)
+    lazy = not attack and ctx[C_LADDER] == 0
+    c0 = PASS
+    c1 = PASS
     # ABDADA: later moves another thread is searching are deferred to a
     # second pass (their indices kept in mv[ply, MAXMOVES:]); serial: none
     ndef = 0
@@ -482,25 +559,82 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     second = False
     searched = False
     i = -1
+    cut_i = MAXMOVES          # the first move left untried by max_tries
+    lazy_i = MAXMOVES         # the first move the ladder reads added
     while True:
         if not second:
             i += 1
-            if i >= n or best >= beta:
-                if ndef == 0:
-                    break
-                second = True
-                continue
+            if i >= n or best >= beta or (lazy and mv[ply, i] == PASS):
+                if k < ndef:
+                    second = True           # deferred moves first, then back here
+                    i -= 1
+                    continue
+                if not lazy or best >= beta:
+                    if i >= n or best >= beta:
+                        break
+                else:
+                    lazy = False
+                    # their nodes use the rows past this ply: shift the root
+                    ctx[C_ROOT] -= 1
+                    o = s[ORIGIN + target]
+                    kx = _neighbour_strings(s, o, 3 - mine,
+                                            mv[ply + 1, MAXMOVES:MAXMOVES + 24])
+                    x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
+                    x1 = mv[ply + 1, MAXMOVES + 1] if kx > 1 else PASS
+                    x2 = mv[ply + 1, MAXMOVES + 2] if kx > 2 else PASS
+                    for x in (x0, x1, x2):
+                        if (x != PASS and s[NLIB + x] == 2 and c1 == PASS
+                                and (libs > 1 or _lib(s, x, 0) == _lib(s, o, 0)
+                                     or _lib(s, x, 1) == _lib(s, o, 0))
+                                and not _ladder_escapes(s, x)):
+                            ctx[C_LADDER] = 1
+                            r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
+                                      not attack, np.int64(x), np.int64(komaster), np.int64(0),
+                                      np.int64(WIN))
+                            ctx[C_LADDER] = 0
+                            if r // MOVE_SPAN == WIN:
+                                if c0 == PASS:
+                                    c0 = r % MOVE_SPAN
+                                else:
+                                    c1 = r % MOVE_SPAN
+                    ctx[C_ROOT] += 1
+                    if ctx[C_STOPPED] != 0:
+                        return 0
+                    # the captures not tried yet go here, before the tenuki
+                    tail = i < n
+                    lazy_i = i
+                    for c in (c0, c1):
+                        if c == PASS:
+                            continue
+                        seen = False
+                        for j in range(min(cut_i, n)):
+                            if mv[ply, j] == c:
+                                seen = True
+                        for j in range(lazy_i, i):
+                            if mv[ply, j] == c:
+                                seen = True
+                        if not seen and n < MAXMOVES:
+                            mv[ply, i] = c
+                            i += 1
+                            if tail:                # the tenuki moves one down
+                                mv[ply, i] = PASS
+                            n += 1
+                    i = lazy_i - 1
+                    continue
             idx = i
         else:
             if k >= ndef:
-                break
+                second = False
+                continue
             idx = mv[ply, MAXMOVES + k]
             k += 1
             if best >= beta and idx > best_i:
                 break
         m = mv[ply, idx]
-        if not second and m != PASS:
+        if not second and m != PASS and idx < lazy_i:
             if tries == max_tries:
+                if cut_i == MAXMOVES:
+                    cut_i = idx
                 continue
             tries += 1
         if ndef > 0 and use_cache:
