@@ -21,7 +21,7 @@ from .kernel.layout import BLACK, COLOR, H_HASHERR, H_HASHWHERE, PASS, WHITE
 
 GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
 PARALLEL_MODES = ("abdada", "shared-cache")
-DEFAULT_SHARE_PLIES = 12
+DEFAULT_SHARE_PLIES = 8
 
 
 class Reader:

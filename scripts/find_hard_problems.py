@@ -89,8 +89,8 @@ def main(argv=None):
     p.add_argument("--every", type=int, default=5, help="examine every N-th move (default 5)")
     p.add_argument("--min-nodes", type=int, default=50_000)
     p.add_argument("--max-nodes", type=int, default=1_500_000)
-    p.add_argument("--per-size", type=int, default=15,
-                   help="keep at most this many problems per board size (default 15)")
+    p.add_argument("--per-size", type=int, default=40,
+                   help="keep at most this many problems per board size (default 40)")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
     found = []
