@@ -27,6 +27,9 @@ convenience and the engine and GTP front-end do not need it; without tqdm
 there is simply no bar.  The front-ends ask for a bar only when stderr is a
 terminal, there is more than one job and ``--json`` is off.
 
+Worker processes watch the process that started them and end within about
+a second once it is gone (killed), instead of finishing their game alone.
+
 Not done: retrying failed jobs (a job that raises stops the run and the
 exception propagates), cancelling running jobs on Ctrl-C beyond what the
 executors do, and balancing by expected cost (jobs are handed out in order).
@@ -131,9 +134,32 @@ def _context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def _watch_parent(pid, period=1.0):
+    """Worker initializer: end this worker soon after process ``pid`` (the
+    one that made the pool) is gone, so that a killed ``replay --workers``
+    leaves no worker reading on its own."""
+    import os
+    import threading
+    import time
+
+    def watch():
+        while True:
+            time.sleep(period)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except OSError:
+                pass
+
+    threading.Thread(target=watch, name="gogame-watch-parent", daemon=True).start()
+
+
 def _run_processes(fn, jobs, workers, bar):
+    import os
     from concurrent.futures import ProcessPoolExecutor, as_completed
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                             initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(fn, job) for job in jobs]
         for _ in as_completed(futures):
             _tick(bar)

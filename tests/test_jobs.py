@@ -247,3 +247,36 @@ def test_every_json_key_of_replay_and_compare_is_documented(games, serial):
     result = compare.run_compare([str(games[0])], ["double"], [0.01], until=3)
     assert {"identical", "runs", "first_difference", "equivalence", "errors"} <= set(result)
     assert all_keys(result, skip=("by_size", "sizes", "first_difference")) - documented == set()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_when_the_process_that_started_them_is_killed():
+    import os
+    import time
+    import uuid
+    mark = "GOGAME_TEST_" + uuid.uuid4().hex
+
+    def marked():
+        out = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if mark.encode() in f.read():
+                        out.append(int(pid))
+            except OSError:
+                pass
+        return out
+
+    code = "import time; from gogame import jobs; jobs.run_jobs(time.sleep, [120, 120], workers=2)"
+    p = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ, **{mark: "1"}),
+                         stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while len(marked()) < 4 and time.time() < deadline:   # parent, server, two workers
+        time.sleep(0.2)
+    assert len(marked()) >= 4
+    p.kill()
+    p.wait()
+    deadline = time.time() + 20
+    while marked() and time.time() < deadline:
+        time.sleep(0.5)
+    assert marked() == [], "workers outlived the killed parent"
