@@ -175,6 +175,17 @@ def playable(s, pos, color):
 # ------------------------------------------------------------- playouts
 
 @njit(cache=True)
+def _capture_of(s, o, color):
+    """The liberty of string ``o`` when it is in atari and ``color`` may
+    take it there, else PASS."""
+    if s[NLIB + o] == 1:
+        lib = s[LIBS + o * MAXLIBS]
+        if legal(s, lib, color, False):
+            return lib
+    return PASS
+
+
+@njit(cache=True)
 def _capture_next_to(s, o, color):
     """A liberty of an opponent string in atari next to string ``o`` that
     ``color`` may take, or PASS."""
@@ -184,11 +195,9 @@ def _capture_next_to(s, o, color):
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
             if s[COLOR + q] == other:
-                oq = s[ORIGIN + q]
-                if s[NLIB + oq] == 1:
-                    lib = s[LIBS + oq * MAXLIBS]
-                    if legal(s, lib, color, False):
-                        return lib
+                lib = _capture_of(s, s[ORIGIN + q], color)
+                if lib != PASS:
+                    return lib
         p = s[NEXT + p]
         if p == o:
             break
@@ -204,11 +213,9 @@ def urgent_move(s, color, last):
     w = s[H_W]
     other = 3 - color
     if s[COLOR + last] == other:
-        o = s[ORIGIN + last]
-        if s[NLIB + o] == 1:
-            lib = s[LIBS + o * MAXLIBS]
-            if legal(s, lib, color, False):
-                return lib
+        lib = _capture_of(s, s[ORIGIN + last], color)
+        if lib != PASS:
+            return lib
     for q in (last - 1, last + 1, last - w, last + w):
         if s[COLOR + q] != color:
             continue
