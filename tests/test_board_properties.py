@@ -727,3 +727,28 @@ def test_reference_legal_moves_shortcut_agrees_with_trial_play(game):
         ref.play(pt, c)
         for color in (BLACK, WHITE):
             assert ref.legal_moves(color) == [q for q in ref.points() if ref.is_legal(q, color)]
+
+
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_libs_after_counts_what_a_move_would_leave(game):
+    """``libs_after`` (no move played) equals the liberties the reference
+    board gives the mover's string after the move, capped at MAXLIBS; a
+    suicide counts 0.  Ko retakes count as if allowed."""
+    from gogame.kernel.board import EMPTY, libs_after
+    from gogame.kernel.layout import MAXLIBS
+    size, moves = game
+    p, ref = replay(size, moves)
+    for pt in ref.points():
+        if ref.color(pt) != EMPTY:
+            continue
+        for c in (BLACK, WHITE):
+            trial = ref.copy()
+            trial.ko = None
+            try:
+                trial.play(pt, c)
+                want = min(len(trial.liberties(pt)), MAXLIBS)
+            except IllegalMove:
+                want = 0
+            got = libs_after(p.s, p.pos(pt), c, MAXLIBS)
+            assert got == want, f"{gtp(pt)} for {c} after {describe(moves)}"

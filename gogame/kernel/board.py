@@ -465,6 +465,63 @@ def findlib(s, pos, out):
     return k
 
 
+@njit(cache=True)
+def libs_after(s, pos, color, limit):
+    """Liberties the string through ``pos`` would have if ``color`` played the
+    empty point ``pos`` (an accurate count, without playing it), capped at
+    ``limit`` <= MAXLIBS.  Stones the move would capture count where they
+    touch the new string.  Legality (suicide, ko) is not checked: a suicide
+    answers 0."""
+    w = s[H_W]
+    other = 3 - color
+    g = _new_mark(s)
+    s[MARK + pos] = g
+    joined0 = -1
+    joined1 = -1
+    joined2 = -1
+    n = 0
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        c = s[COLOR + q]
+        if c == EMPTY:
+            if s[MARK + q] != g:
+                s[MARK + q] = g
+                n += 1
+        elif c == color:
+            o = s[ORIGIN + q]
+            if o == joined0 or o == joined1 or o == joined2:
+                continue
+            joined2 = joined1
+            joined1 = joined0
+            joined0 = o
+            if s[NLIB + o] > MAXLIBS:
+                return limit
+            for k in range(s[NLIB + o]):
+                lib = s[LIBS + o * MAXLIBS + k]
+                if s[MARK + lib] != g:
+                    s[MARK + lib] = g
+                    n += 1
+    if n >= limit:
+        return limit
+    # captured strings: their stones next to pos or to a joined string
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] != other or s[NLIB + s[ORIGIN + q]] != 1 or s[MARK + q] == g:
+            continue
+        x = s[ORIGIN + q]
+        p = x
+        while True:
+            for r in (p - 1, p + 1, p - w, p + w):
+                if r == pos or (s[COLOR + r] == color and
+                                (s[ORIGIN + r] == joined0 or s[ORIGIN + r] == joined1
+                                 or s[ORIGIN + r] == joined2)):
+                    if s[MARK + p] != g:
+                        s[MARK + p] = g
+                        n += 1
+            p = s[NEXT + p]
+            if p == x:
+                break
+    return min(n, limit)
+
+
 @njit(cache=True, nogil=True)
 def string_stones(s, pos, out):
     """Write the stones of the string at ``pos`` into ``out``; return the count."""

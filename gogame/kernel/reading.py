@@ -30,8 +30,9 @@ How a node is read:
   ``backfill_depth``, for strings that may be safe already; the
   attacker's race moves (saving its two-liberty strings, shortening the
   owner's strings around them) stop past ``break_chain_depth``.
-  Candidates are ordered by trying each and scoring the liberties that
-  result, ties broken by point, so that the answer depends only on the
+  Candidates are ordered by the liberties each would leave (the mover's
+  string and the target, counted without playing: ``board.libs_after``),
+  ties broken by point, so that the answer depends only on the
   position, the question and the depths; an owner's move that leaves a
   string of two stones or more in atari (its capture not barred by ko) is
   dropped, since it never defends.  Past ``break_chain_depth`` only the
@@ -396,37 +397,87 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
 
 
 @njit(cache=True)
-def _order(s, hw, keys, mv, sc, ply, n, target, color, attack):
-    """Score each candidate by trying it, then sort (best first); return the
-    count kept.  An owner's move that leaves the target (two stones or more)
-    in atari, where the capture is not forbidden by ko, is dropped: the
-    attacker captures at once, so it never defends."""
+def _capture_gain(s, m, color, o):
+    """Stones of string ``o`` 's neighbours that ``color`` playing ``m`` would
+    capture and that touch ``o``: the liberties ``o`` would gain."""
+    w = s[H_W]
+    gain = 0
+    seen0 = PASS
+    seen1 = PASS
+    for q in (m - 1, m + 1, m - w, m + w):
+        if s[COLOR + q] != 3 - color or s[NLIB + s[ORIGIN + q]] != 1:
+            continue
+        x = s[ORIGIN + q]
+        if x == o or x == seen0 or x == seen1:
+            continue
+        seen1 = seen0
+        seen0 = x
+        p = x
+        while True:
+            for r in (p - 1, p + 1, p - w, p + w):
+                if s[COLOR + r] != EMPTY and s[ORIGIN + r] == o:
+                    gain += 1
+                    break
+            p = s[NEXT + p]
+            if p == x:
+                break
+    return gain
+
+
+@njit(cache=True)
+def _is_liberty(s, o, m):
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        if _lib(s, o, k) == m:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _order(s, mv, sc, ply, n, target, color, attack):
+    """Score each candidate by the liberties it would leave, counted without
+    playing it (the mover's new string, the target's string), then sort
+    (best first); return the count kept.  An owner's move that leaves the
+    target (two stones or more) in atari without capturing anything is
+    dropped: the attacker captures at once, so it never defends."""
+    o = s[ORIGIN + target]
+    libs = s[NLIB + o]
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
             continue
-        if kb.trymove(s, hw, keys, m, color):
-            tl = 0 if s[COLOR + target] == EMPTY else s[NLIB + s[ORIGIN + target]]
-            ml = s[NLIB + s[ORIGIN + m]]
-            if attack:
-                score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
-                if ml == 1 and tl > 1:
-                    score -= 30
-            else:
-                score = 20 * min(tl, 6)
-                if tl == 1:
-                    score -= 40
-                    o = s[ORIGIN + target]
-                    if s[NSTONES + o] >= 2 and _lib(s, o, 0) != s[H_KO]:
-                        score = DROPPED
-            kb.popgo(s, hw, keys)
+        if not kb.legal(s, m, color, False):
+            sc[ply, i] += -50           # ko retake or illegal: try last
+            continue
+        ml = kb.libs_after(s, m, color, 6)
+        adjacent = _is_liberty(s, o, m)
+        gain = _capture_gain(s, m, color, o)
+        if attack:
+            tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
+            score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
+            if ml == 1 and tl > 1:
+                score -= 30
         else:
-            score = -50           # ko retake or illegal: try last
+            tl = ml if adjacent else libs + gain
+            score = 20 * min(tl, 6)
+            if tl == 1:
+                score -= 40
+                if s[NSTONES + o] >= 2 and gain == 0 and not _captures(s, m, color):
+                    score = DROPPED
         sc[ply, i] += score
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
     return n
+
+
+@njit(cache=True)
+def _captures(s, m, color):
+    """Would ``color`` playing ``m`` capture anything?"""
+    w = s[H_W]
+    for q in (m - 1, m + 1, m - w, m + w):
+        if s[COLOR + q] == 3 - color and s[NLIB + s[ORIGIN + q]] == 1:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -538,7 +589,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp)
     if n > 1:
-        n = _order(s, hw, keys, mv, sc, ply, n, target, color, attack)
+        n = _order(s, mv, sc, ply, n, target, color, attack)
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
