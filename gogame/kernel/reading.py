@@ -28,8 +28,9 @@ How a node is read:
   next to friendly strings touching a liberty (ataris up to
   ``break_chain_depth``), and a tenuki (pass), tried last, up to
   ``backfill_depth``, for strings that may be safe already; the
-  attacker's race moves (saving its two-liberty strings, shortening the
-  owner's strings around them) stop past ``break_chain_depth``.
+  attacker's race moves (extending its two-liberty strings; it never
+  shortens other owner strings, each such far move would cost a whole new
+  defence) stop past ``break_chain_depth``.
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
   ties broken by point, so that the answer depends only on the
@@ -350,16 +351,15 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
         x = nbr[i]
         xl = s[NLIB + x]
         if xl == 1 or (race and xl == 2 and libs >= 2):
-            # save it: extend, or capture / shorten the owner's strings around it
+            # save it: extend, or capture the owner's strings in atari around it
+            # (shortening other owner strings there reads too wide: each such
+            # far move costs a whole new defence)
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
             cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
             kc = _neighbour_strings(s, x, mine, cap)
             for j in range(kc):
-                cl = s[NLIB + cap[j]]
-                if cl == 1:
+                if s[NLIB + cap[j]] == 1:
                     n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
-                elif race and cl <= 3 and cap[j] != o:
-                    n = _add_liberties_of(s, mv, sc, ply, n, cap[j], -1)
     return n
 
 
