@@ -379,13 +379,13 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
         elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
         elif (s[NLIB + x] <= libs + 1 and not ctx[C_LADDER]
-              and stackp <= (ctx[C_BREAKCHAIN] if libs <= 2 or s[NSTONES + x] > 1
+              and stackp <= (ctx[C_BREAKCHAIN] if s[NLIB + x] <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                              else ctx[C_BACKFILL2])):
             n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10,
                                 stackp <= ctx[C_BREAKCHAIN])
-    wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BRANCH])
+    wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
