@@ -596,7 +596,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     best_i = MAXMOVES
     tries = 0
     max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN] else 8 if stackp <= ctx[C_BRANCH]
-                 else 2)
+                 else 1 if attack and libs >= 3 else 2)
     # the owner may capture a two-liberty neighbour in a ladder: those
     # ladders are read (as questions of their own) only when the other
     # moves, tenuki excepted, have not reached beta (see the module doc)
