@@ -441,10 +441,16 @@ def _order(s, mv, sc, ply, n, target, color, attack):
     dropped: the attacker captures at once, so it never defends."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
+    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    k = 0 if attack else _neighbour_strings(s, o, color ^ 3, nbr)
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
             continue
+        for j in range(k):
+            xl = s[NLIB + nbr[j]]
+            if xl <= 3 and _is_liberty(s, nbr[j], m):
+                sc[ply, i] += 10 * (4 - xl)
         if not kb.legal(s, m, color, False):
             sc[ply, i] += -50           # ko retake or illegal: try last
             continue
