@@ -466,6 +466,29 @@ def findlib(s, pos, out):
 
 
 @njit(cache=True)
+def neighbour_strings(s, o, color, out):
+    """Origins of the ``color`` strings adjacent to string ``o``, in the order
+    first met walking its stones, into ``out`` (as many as fit); return the
+    count stored."""
+    w = s[H_W]
+    g = _new_mark(s)
+    k = 0
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == color:
+                oq = s[ORIGIN + q]
+                if s[MARK + oq] != g and k < out.shape[0]:
+                    s[MARK + oq] = g
+                    out[k] = oq
+                    k += 1
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return k
+
+
+@njit(cache=True)
 def libs_after(s, pos, color, limit):
     """Liberties the string through ``pos`` would have if ``color`` played the
     empty point ``pos`` (an accurate count, without playing it), capped at

@@ -243,36 +243,13 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[COLOR + q] == mine and s[ORIGIN + q] != o:
-                kx = _neighbour_strings(s, s[ORIGIN + q], 3 - mine, scratch)
+                kx = kb.neighbour_strings(s, s[ORIGIN + q], 3 - mine, scratch)
                 for j in range(kx):
                     if s[NLIB + scratch[j]] == 1:
                         n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
                     elif s[NLIB + scratch[j]] == 2 and ataris:
                         n = _add_liberties_of(s, mv, sc, ply, n, scratch[j], 0)
     return n
-
-
-@njit(cache=True)
-def _neighbour_strings(s, o, color, out):
-    """Origins of the ``color`` strings adjacent to string ``o``; return count."""
-    w = s[H_W]
-    k = 0
-    p = o
-    while True:
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == color:
-                oq = s[ORIGIN + q]
-                seen = False
-                for i in range(k):
-                    if out[i] == oq:
-                        seen = True
-                if not seen and k < out.shape[0]:
-                    out[k] = oq
-                    k += 1
-        p = s[NEXT + p]
-        if p == o:
-            break
-    return k
 
 
 @njit(cache=True)
@@ -329,8 +306,9 @@ def _ladder_escapes(s, x):
 
 
 @njit(cache=True)
-def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
-    """Candidate moves for the attacker of ``target`` (before ordering)."""
+def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+    """Candidate moves for the attacker of ``target`` (before ordering);
+    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
     o = s[ORIGIN + target]
     mine = s[COLOR + target]
     other = 3 - mine
@@ -345,7 +323,6 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    k = _neighbour_strings(s, o, other, nbr)
     race = stackp <= ctx[C_BREAKCHAIN]
     for i in range(k):
         x = nbr[i]
@@ -356,7 +333,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
             # far move costs a whole new defence)
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
             cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
-            kc = _neighbour_strings(s, x, mine, cap)
+            kc = kb.neighbour_strings(s, x, mine, cap)
             for j in range(kc):
                 if s[NLIB + cap[j]] == 1:
                     n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
@@ -364,14 +341,14 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp):
 
 
 @njit(cache=True)
-def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp):
-    """Candidate moves for the owner of ``target`` (before ordering)."""
+def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+    """Candidate moves for the owner of ``target`` (before ordering);
+    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
     o = s[ORIGIN + target]
     mine = s[COLOR + target]
     other = 3 - mine
     n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    k = _neighbour_strings(s, o, other, nbr)
     for i in range(k):
         x = nbr[i]
         if s[NLIB + x] == 1:
@@ -433,7 +410,7 @@ def _is_liberty(s, o, m):
 
 
 @njit(cache=True)
-def _order(s, mv, sc, ply, n, target, color, attack):
+def _order(s, mv, sc, ply, n, target, color, attack, k):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), then sort
     (best first); return the count kept.  An owner's move that leaves the
@@ -442,7 +419,8 @@ def _order(s, mv, sc, ply, n, target, color, attack):
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    k = 0 if attack else _neighbour_strings(s, o, color ^ 3, nbr)
+    if attack:
+        k = 0
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
@@ -590,12 +568,13 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
+    nk = kb.neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
     if attack:
-        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp)
+        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     else:
-        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp)
+        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack)
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk)
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
@@ -634,7 +613,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     # their nodes use the rows past this ply: shift the root
                     ctx[C_ROOT] -= 1
                     o = s[ORIGIN + target]
-                    kx = _neighbour_strings(s, o, 3 - mine,
+                    kx = kb.neighbour_strings(s, o, 3 - mine,
                                             mv[ply + 1, MAXMOVES:MAXMOVES + 24])
                     x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
                     x1 = mv[ply + 1, MAXMOVES + 1] if kx > 1 else PASS
