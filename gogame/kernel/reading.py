@@ -353,9 +353,9 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         x = nbr[i]
         if s[NLIB + x] == 1:
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
-        elif s[NLIB + x] == 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
+        elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
-        elif (s[NLIB + x] <= libs + 1 and not ctx[C_LADDER]
+        elif (s[NLIB + x] <= libs + 1 and libs >= 2 and not ctx[C_LADDER]
               and stackp <= (ctx[C_BREAKCHAIN] if s[NLIB + x] <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                              else ctx[C_BACKFILL2])):
             n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
