@@ -22,7 +22,8 @@ How a node is read:
   liberty, up to ``superstring_depth``), the attacker also backfilling and
   saving its own strings in atari or, in a race, with two liberties; for
   the owner: captures and ataris of neighbours, liberties of neighbours
-  with at most one liberty more than the target (a capturing race, up to
+  with at most one liberty more than the target (against two liberties,
+  one more for each liberty they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``), captures and ataris of attacker strings
   next to friendly strings touching a liberty (ataris up to
@@ -355,7 +356,8 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
-        elif (s[NLIB + x] <= libs + 1 and libs >= 2 and not ctx[C_LADDER]
+        elif (libs >= 2 and s[NLIB + x] <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0)
+              and not ctx[C_LADDER]
               and stackp <= (ctx[C_BREAKCHAIN] if s[NLIB + x] <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                              else ctx[C_BACKFILL2])):
             n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
@@ -399,6 +401,16 @@ def _capture_gain(s, m, color, o):
             if p == x:
                 break
     return gain
+
+
+@njit(cache=True)
+def _shared(s, a, b):
+    """Liberties strings ``a`` and ``b`` have in common (listed ones)."""
+    k = 0
+    for i in range(min(s[NLIB + a], MAXLIBS)):
+        if _is_liberty(s, b, _lib(s, a, i)):
+            k += 1
+    return k
 
 
 @njit(cache=True)
