@@ -20,7 +20,10 @@ How a node is read:
   three liberties for the attacker, four for the owner: their liberties
   are often the vital points of the eye shape; the owner also with one
   liberty, up to ``superstring_depth``), the attacker also backfilling and
-  saving its own strings in atari or, in a race, with two liberties; for
+  approach moves against two liberties (second-order liberties of the
+  owner's two-liberty strings next to the target's liberties, up to
+  ``backfill2_depth``), and saving its own strings in atari or, in a race,
+  with two liberties; for
   the owner: captures and ataris of neighbours, liberties of neighbours
   with at most one liberty more than the target (against two liberties,
   one more for each liberty they share with it; a capturing race, up to
@@ -233,6 +236,21 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
 
 
 @njit(cache=True)
+def _add_friend_approaches(s, mv, sc, ply, n, o, score):
+    """Second-order liberties of the owner's two-liberty strings that touch a
+    liberty of ``o``: approach moves that stop them (and ``o`` with them)
+    from connecting out."""
+    w = s[H_W]
+    mine = s[COLOR + o]
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[COLOR + q] == mine and s[ORIGIN + q] != o and s[NLIB + s[ORIGIN + q]] == 2:
+                n = _add_second_order(s, mv, sc, ply, n, s[ORIGIN + q], score)
+    return n
+
+
+@njit(cache=True)
 def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     """Captures of attacker strings in atari next to the owner's strings that
     touch a liberty of ``o`` (its superstring, loosely): they give it air;
@@ -322,6 +340,8 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
     if stackp <= ctx[C_BACKFILL]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
+        if libs == 2 and stackp <= ctx[C_BACKFILL2]:
+            n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
     race = stackp <= ctx[C_BREAKCHAIN]
