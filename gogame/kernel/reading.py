@@ -497,6 +497,15 @@ def _captures(s, m, color):
 
 
 @njit(cache=True)
+def _snapback(s, m):
+    """After a capture at ``m``: is the capturing string (two stones or
+    more) left with one liberty, so that the owner takes it back at once?
+    Such a capture does not count as one (as GNU Go reads it)."""
+    o = s[ORIGIN + m]
+    return s[NLIB + o] == 1 and s[NSTONES + o] > 1
+
+
+@njit(cache=True)
 def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     """Play candidate ``m``: 1 played, 2 played as a conditional ko capture
     (komaster rules allow it), 0 not playable."""
@@ -576,7 +585,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         lib = _lib(s, s[ORIGIN + target], 0)
         if (attack or ply > 0) and kb.trymove(s, hw, keys, lib, color):
             if attack:
-                done = s[H_KO] == PASS
+                done = s[H_KO] == PASS and not _snapback(s, lib)
             else:
                 done = _trivial(s, ctx, target, s[NLIB + s[ORIGIN + target]], stackp + 1)
             kb.popgo(s, hw, keys)
@@ -736,7 +745,9 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         kom = color if played == 2 else komaster
         if attack and s[COLOR + target] == EMPTY:
             code = WIN
-            if s[H_KO] != PASS and (kom == EMPTY or kom == mine):
+            if _snapback(s, m):
+                code = 0              # the owner takes back more at once
+            elif s[H_KO] != PASS and (kom == EMPTY or kom == mine):
                 code = KO_A           # captured in a ko the owner may retake
         else:
             # a later move is probed with a null window, marked while probed;
@@ -819,7 +830,9 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
     kom = color if played == 2 else EMPTY
     if attack and s[COLOR + target] == EMPTY:
         code = WIN
-        if s[H_KO] != PASS and played == 1:
+        if _snapback(s, move):
+            code = 0
+        elif s[H_KO] != PASS and played == 1:
             code = KO_A
     else:
         code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
