@@ -24,7 +24,9 @@ How a node is read:
   owner's two-liberty strings next to the target's liberties, up to
   ``backfill2_depth``), and saving its own strings in atari or, in a race,
   with two liberties; for
-  the owner: captures and ataris of neighbours, liberties of neighbours
+  the owner: captures and ataris of neighbours (with an atari, also the
+  liberties of the owner's other strings of at most two liberties next to
+  that neighbour, which win the race), liberties of neighbours
   with at most one liberty more than the target (against two liberties,
   one more for each liberty they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
@@ -376,6 +378,12 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
+            # and air for the owner's other short strings that touch it
+            kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24:MAXMOVES + 48])
+            for j in range(kf):
+                f = mv[ply, MAXMOVES + 24 + j]
+                if f != o and s[NLIB + f] <= 2:
+                    n = _add_liberties_of(s, mv, sc, ply, n, f, -1)
         elif (libs >= 2 and s[NLIB + x] <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0)
               and not ctx[C_LADDER]
               and stackp <= (ctx[C_BREAKCHAIN] if s[NLIB + x] <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
