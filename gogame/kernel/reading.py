@@ -209,13 +209,7 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
     for k in range(min(nl, MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] != EMPTY:
-                continue
-            is_lib = False
-            for j in range(min(nl, MAXLIBS)):
-                if _lib(s, o, j) == q:
-                    is_lib = True
-            if not is_lib:
+            if s[COLOR + q] == EMPTY and not _is_liberty(s, o, q):
                 n = _add(mv, sc, ply, n, q, score)
     return n
 
@@ -441,10 +435,13 @@ def _shared(s, a, b):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_liberty(s, o, m):
-    for k in range(min(s[NLIB + o], MAXLIBS)):
-        if _lib(s, o, k) == m:
+    """Is the empty point ``m`` a liberty of string ``o``?"""
+    w = s[H_W]
+    c = s[COLOR + o]
+    for q in (m - 1, m + 1, m - w, m + w):
+        if s[COLOR + q] == c and s[ORIGIN + q] == o:
             return True
     return False
 
