@@ -186,6 +186,23 @@ SNAPBACK = Shape("snapback", """
     Q("does_defend E5 D5", "1", gnugo="3"),
 ))
 
+# Capturing into a snapback: black B1 takes A1, but then A2-B2-B1 has one
+# liberty and white takes three stones back at A1.  The reader does not count
+# that capture as an attack (GNU Go neither); does_attack, which only asks
+# whether the move removes the string, says it does.
+CAPTURE_INTO_SNAPBACK = Shape("capture into snapback", """
+. . . . .
+. . . . .
+O O . . .
+X X O . .
+O . O . .
+""", (
+    Q("attack A1", "0"),
+    Q("defend A1", "1 B1"),
+    Q("attack A2", "1 B1"),
+    Q("does_attack B1 A1", "1"),
+))
+
 # A net (geta): white G7 cannot be laddered (F7 and G6 both fail), but the
 # net at F8 (or the looser E7, G9) holds it.
 NET = Shape("net", """
@@ -448,7 +465,7 @@ O O O O . . . O .
     Q("defend J9", "1 (F7|F9)"),
 ))
 
-SHAPES = [LADDER, LADDER_BREAKER, SNAPBACK, NET, LOOSE_LADDER, THROW_IN, TWO_POINT_EYE,
+SHAPES = [LADDER, LADDER_BREAKER, SNAPBACK, CAPTURE_INTO_SNAPBACK, NET, LOOSE_LADDER, THROW_IN, TWO_POINT_EYE,
           KO_WHITE_TAKES, KO_BLACK_JUST_TOOK, KO_BLACK_TAKES, KO_WHITE_JUST_TOOK,
           CORNER, CORNER_2, EDGE, EDGE_2, MANY_LIBERTIES, EYE_SHAPE, RACE]
 
@@ -500,6 +517,11 @@ def test_ladder_breaker(command, expect):
 @pytest.mark.parametrize("command, expect", SNAPBACK.params())
 def test_snapback(command, expect):
     check(SNAPBACK, command, expect)
+
+
+@pytest.mark.parametrize("command, expect", CAPTURE_INTO_SNAPBACK.params())
+def test_capture_into_snapback(command, expect):
+    check(CAPTURE_INTO_SNAPBACK, command, expect)
 
 
 @pytest.mark.parametrize("command, expect", NET.params())

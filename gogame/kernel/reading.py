@@ -834,10 +834,8 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
         return 0
     kom = color if played == 2 else EMPTY
     if attack and s[COLOR + target] == EMPTY:
-        code = WIN
-        if _snapback(s, move):
-            code = 0
-        elif s[H_KO] != PASS and played == 1:
+        code = WIN                  # even into a snapback, as GNU Go answers
+        if s[H_KO] != PASS and played == 1:
             code = KO_A
     else:
         code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
