@@ -33,7 +33,8 @@ How a node is read:
   only up to ``backfill2_depth``), captures and ataris of attacker strings
   next to friendly strings touching a liberty (ataris up to
   ``break_chain_depth``), and a tenuki (pass), tried last, up to
-  ``backfill_depth``, for strings that may be safe already; the
+  ``break_chain_depth``, for strings that may be safe already (deeper it
+  seldom succeeds and costs a whole attack read each time); the
   attacker's race moves (extending its two-liberty strings; it never
   shortens other owner strings, each such far move would cost a whole new
   defence) stop past ``break_chain_depth``.
@@ -392,7 +393,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
-    if libs >= 2 and stackp <= ctx[C_BACKFILL]:
+    if libs >= 2 and stackp <= ctx[C_BREAKCHAIN]:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
 
