@@ -255,11 +255,23 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     liberties (ataris that win a race or force a connection)."""
     w = s[H_W]
     mine = s[COLOR + o]
+    seen = scratch[16:24]               # friends already looked at
+    nseen = 0
     for k in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[COLOR + q] == mine and s[ORIGIN + q] != o:
-                kx = kb.neighbour_strings(s, s[ORIGIN + q], 3 - mine, scratch)
+                f = s[ORIGIN + q]
+                known = False
+                for i in range(nseen):
+                    if seen[i] == f:
+                        known = True
+                if known:
+                    continue
+                if nseen < 8:
+                    seen[nseen] = f
+                    nseen += 1
+                kx = kb.neighbour_strings(s, f, 3 - mine, scratch[:16])
                 for j in range(kx):
                     if s[NLIB + scratch[j]] == 1:
                         n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
