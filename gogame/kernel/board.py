@@ -109,6 +109,50 @@ def _relist_liberties(s, o):
 
 
 @njit(cache=True)
+def _merge_liberties(s, pos, a, b, c, d):
+    """Liberties of the string just formed by the stone at ``pos`` and the
+    strings ``a``..``d`` (their origins before joining; PASS for none), all
+    of whose lists are exact: the union of those lists and the stone's empty
+    neighbours, less ``pos``.  The kept origin's list is updated in place."""
+    w = s[H_W]
+    o = s[ORIGIN + pos]
+    base = LIBS + o * MAXLIBS
+    g = _new_mark(s)
+    s[MARK + pos] = g
+    n = 0
+    if o != pos:                    # o is one of the parts: drop pos from its list
+        n = s[NLIB + o]
+        k = 0
+        while k < n:
+            q = s[base + k]
+            if q == pos:
+                n -= 1
+                if k != n:
+                    _set(s, base + k, s[base + n])
+                continue
+            s[MARK + q] = g
+            k += 1
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        if s[COLOR + q] == EMPTY and s[MARK + q] != g:
+            s[MARK + q] = g
+            if n < MAXLIBS:
+                _set(s, base + n, q)
+            n += 1
+    for f in (a, b, c, d):
+        if f == PASS or f == o:
+            continue
+        for k in range(s[NLIB + f]):
+            q = s[LIBS + f * MAXLIBS + k]
+            if s[MARK + q] != g:
+                s[MARK + q] = g
+                if n < MAXLIBS:
+                    _set(s, base + n, q)
+                n += 1
+    if s[NLIB + o] != n:
+        _set(s, NLIB + o, n)
+
+
+@njit(cache=True)
 def _remove_liberty(s, o, lib):
     """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
     n = s[NLIB + o]
@@ -259,14 +303,33 @@ def _do_move(s, hw, keys, pos, color):
         if s[NLIB + o] == 0:
             last_captured = o
             captured += _capture(s, hw, keys, o)
-    # join friendly neighbours, then count the new string's liberties
+    # join friendly neighbours, then count the new string's liberties (from
+    # their lists when those are exact, else by a scan of the new string)
     me = pos
     joined = False
+    part0 = PASS
+    part1 = PASS
+    part2 = PASS
+    part3 = PASS
+    listed = True
     for q in (pos - 1, pos + 1, pos - w, pos + w):
         if s[COLOR + q] == color and s[ORIGIN + q] != s[ORIGIN + me]:
-            me = _join(s, s[ORIGIN + me], s[ORIGIN + q])
+            f = s[ORIGIN + q]
+            listed = listed and s[NLIB + f] <= MAXLIBS
+            if part0 == PASS:
+                part0 = f
+            elif part1 == PASS:
+                part1 = f
+            elif part2 == PASS:
+                part2 = f
+            else:
+                part3 = f
+            me = _join(s, s[ORIGIN + me], f)
             joined = True
-    _relist_liberties(s, s[ORIGIN + pos])
+    if listed:
+        _merge_liberties(s, pos, part0, part1, part2, part3)
+    else:
+        _relist_liberties(s, s[ORIGIN + pos])
     if captured == 1 and not joined and s[NLIB + pos] == 1:
         _set(s, H_KO, last_captured)
         _xor_key(hw, keys, KO_KEY, last_captured)
