@@ -411,31 +411,20 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
 
 
 @njit(cache=True)
-def _capture_gain(s, m, color, o):
-    """Stones of string ``o`` 's neighbours that ``color`` playing ``m`` would
-    capture and that touch ``o``: the liberties ``o`` would gain."""
+def _touching(s, x, o):
+    """Stones of string ``x`` next to string ``o``."""
     w = s[H_W]
-    gain = 0
-    seen0 = PASS
-    seen1 = PASS
-    for q in (m - 1, m + 1, m - w, m + w):
-        if s[COLOR + q] != 3 - color or s[NLIB + s[ORIGIN + q]] != 1:
-            continue
-        x = s[ORIGIN + q]
-        if x == o or x == seen0 or x == seen1:
-            continue
-        seen1 = seen0
-        seen0 = x
-        p = x
-        while True:
-            for r in (p - 1, p + 1, p - w, p + w):
-                if s[COLOR + r] != EMPTY and s[ORIGIN + r] == o:
-                    gain += 1
-                    break
-            p = s[NEXT + p]
-            if p == x:
+    k = 0
+    p = x
+    while True:
+        for r in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + r] != EMPTY and s[ORIGIN + r] == o:
+                k += 1
                 break
-    return gain
+        p = s[NEXT + p]
+        if p == x:
+            break
+    return k
 
 
 @njit(cache=True)
@@ -463,28 +452,60 @@ def _is_liberty(s, o, m):
 def _order(s, mv, sc, ply, n, target, color, attack, k):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), then sort
-    (best first); return the count kept.  An owner's move that leaves the
+    (best first); return the count kept.  The owner's moves that shorten an
+    attacking neighbour of three liberties or fewer (listed, ``k`` of them,
+    in ``mv[ply, MAXMOVES:]``) score more.  An owner's move that leaves the
     target (two stones or more) in atari without capturing anything is
     dropped: the attacker captures at once, so it never defends."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    if attack:
-        k = 0
+    w = s[H_W]
+    other = 3 - color
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
             continue
-        for j in range(k):
-            xl = s[NLIB + nbr[j]]
-            if xl <= 3 and _is_liberty(s, nbr[j], m):
-                sc[ply, i] += 10 * (4 - xl)
-        if not kb.legal(s, m, color, False):
+        # one look at the neighbours: legality, contact, captures, bonus
+        air = False
+        adjacent = False
+        captures = False
+        gain = 0
+        seen0 = PASS
+        seen1 = PASS
+        seen2 = PASS
+        for q in (m - 1, m + 1, m - w, m + w):
+            c = s[COLOR + q]
+            if c == EMPTY:
+                air = True
+                continue
+            if c != color and c != other:
+                continue
+            x = s[ORIGIN + q]
+            if x == o:
+                adjacent = True
+            if c == color:
+                if s[NLIB + x] > 1:
+                    air = True
+                continue
+            if x == seen0 or x == seen1 or x == seen2:
+                continue
+            seen2 = seen1
+            seen1 = seen0
+            seen0 = x
+            xl = s[NLIB + x]
+            if xl == 1:
+                captures = True
+                if x != o:
+                    gain += _touching(s, x, o)
+            if not attack and xl <= 3:
+                for j in range(k):
+                    if nbr[j] == x:
+                        sc[ply, i] += 10 * (4 - xl)
+        if not (air or captures) or (captures and m == s[H_KO]):
             sc[ply, i] += -50           # ko retake or illegal: try last
             continue
         ml = kb.libs_after(s, m, color, 6)
-        adjacent = _is_liberty(s, o, m)
-        gain = _capture_gain(s, m, color, o)
         if attack:
             tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
             score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
@@ -495,23 +516,13 @@ def _order(s, mv, sc, ply, n, target, color, attack, k):
             score = 20 * min(tl, 6)
             if tl == 1:
                 score -= 40
-                if s[NSTONES + o] >= 2 and gain == 0 and not _captures(s, m, color):
+                if s[NSTONES + o] >= 2 and not captures:
                     score = DROPPED
         sc[ply, i] += score
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
     return n
-
-
-@njit(cache=True)
-def _captures(s, m, color):
-    """Would ``color`` playing ``m`` capture anything?"""
-    w = s[H_W]
-    for q in (m - 1, m + 1, m - w, m + w):
-        if s[COLOR + q] == 3 - color and s[NLIB + s[ORIGIN + q]] == 1:
-            return True
-    return False
 
 
 @njit(cache=True)
