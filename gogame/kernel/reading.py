@@ -391,11 +391,13 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
                 f = mv[ply, MAXMOVES + 24 + j]
                 if f != o and s[NLIB + f] <= 2:
                     n = _add_liberties_of(s, mv, sc, ply, n, f, -1)
-        elif (libs >= 2 and s[NLIB + x] <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0)
-              and not ctx[C_LADDER]
-              and stackp <= (ctx[C_BREAKCHAIN] if s[NLIB + x] <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
-                             else ctx[C_BACKFILL2])):
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
+        elif libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
+            # a race: neighbours with at most one liberty more (plus shared ones)
+            xl = s[NLIB + x]
+            near = (ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
+                    else ctx[C_BACKFILL2])
+            if stackp <= near and xl <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0):
+                n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10,
                                 stackp <= ctx[C_BREAKCHAIN])
