@@ -9,7 +9,9 @@ returns ``code * MOVE_SPAN + move`` with codes ordered
 How a node is read:
 * the string's liberties decide first: more than four (four past
   ``fourlib_depth``, three past ``depth``) is safe; with one liberty the
-  attacker captures at once when that is no ko capture, and below the root
+  attacker captures at once when that is no ko capture and no snapback (a
+  capture that leaves the capturing string, two stones or more, in atari
+  is no capture at all, as GNU Go reads it), and below the root
   the owner is safe at once when extending at the liberty leaves a string
   that is trivially safe (neither counts a node, nor uses the cache; only
   the root names its move, so naming the liberty there changes nothing);
@@ -23,10 +25,10 @@ How a node is read:
   approach moves against two liberties (second-order liberties of the
   owner's two-liberty strings next to the target's liberties, up to
   ``backfill2_depth``), and saving its own strings in atari or, in a race,
-  with two liberties; for
-  the owner: captures and ataris of neighbours (with an atari, also the
-  liberties of the owner's other strings of at most two liberties next to
-  that neighbour, which win the race), liberties of neighbours
+  with two liberties; for the owner: captures and ataris of neighbours
+  (with an atari, also the liberties of the owner's other strings of at
+  most two liberties next to that neighbour, which win the race; a string
+  in atari gets no ataris and no race moves), liberties of neighbours
   with at most one liberty more than the target (against two liberties,
   one more for each liberty they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
@@ -42,8 +44,8 @@ How a node is read:
   string and the target, counted without playing: ``board.libs_after``),
   ties broken by point, so that the answer depends only on the
   position, the question and the depths; an owner's move that leaves a
-  string of two stones or more in atari (its capture not barred by ko) is
-  dropped, since it never defends.  Past ``break_chain_depth`` only the
+  string of two stones or more in atari and captures nothing is dropped,
+  since it never defends.  Past ``break_chain_depth`` only the
   best eight are tried, past ``branch_depth`` two;
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
