@@ -28,13 +28,17 @@ __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
 
 
 # ---------------------------------------------------------------- low level
+# the most journaled writes one move can make: per captured stone its colour
+# and a liberty for up to four neighbours (two writes each), per joined stone
+# its origin, plus the new string's liberties and the fixed fields
+MOVE_WRITES = 10 * MAXPOS + 64
+
 
 @njit(cache=True, inline="always")
 def _set(s, i, v):
-    """Journaled write: remember the old value, then store ``v``."""
+    """Journaled write: remember the old value, then store ``v``.  Room on
+    the change stack is checked once per move (``push_move``)."""
     sp = s[H_SP]
-    if sp >= 2 * STACK_PAIRS:
-        raise IndexError("change stack overflow")
     s[STACK + sp] = i
     s[STACK + sp + 1] = s[i]
     s[H_SP] = sp + 2
@@ -364,6 +368,8 @@ def push_move(s, hw, keys, pos, color, ignore_ko):
     ply = s[H_STACKP]
     if ply >= MAXPLY or 2 + 2 * ply + 1 >= HW_LEN:
         raise IndexError("trymove deeper than MAXPLY")
+    if s[H_SP] + 2 * MOVE_WRITES > 2 * STACK_PAIRS:
+        raise IndexError("change stack overflow")
     s[PLYMARK + ply] = s[H_SP]
     hw[2 + 2 * ply] = hw[0]
     hw[3 + 2 * ply] = hw[1]
