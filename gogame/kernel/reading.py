@@ -453,6 +453,44 @@ def _is_liberty(s, o, m):
 
 
 @njit(cache=True)
+def _contact(s, m, color, o, nbr, k):
+    """What ``color`` playing the empty point ``m`` would touch: (is ``m`` a
+    liberty of the target ``o``, does it capture, the liberties ``o`` would
+    gain from the captures, the race bonus for shortening the listed
+    neighbours ``nbr[:k]`` of three liberties or fewer)."""
+    w = s[H_W]
+    other = 3 - color
+    adjacent = False
+    captures = False
+    gain = 0
+    bonus = 0
+    seen0 = PASS
+    seen1 = PASS
+    seen2 = PASS
+    for q in (m - 1, m + 1, m - w, m + w):
+        c = s[COLOR + q]
+        if c != color and c != other:
+            continue
+        x = s[ORIGIN + q]
+        adjacent = adjacent or x == o
+        if c == color or x == seen0 or x == seen1 or x == seen2:
+            continue
+        seen2 = seen1
+        seen1 = seen0
+        seen0 = x
+        xl = s[NLIB + x]
+        if xl == 1:
+            captures = True
+            if x != o:
+                gain += _touching(s, x, o)
+        if xl <= 3:
+            for j in range(k):
+                if nbr[j] == x:
+                    bonus += 10 * (4 - xl)
+    return adjacent, captures, gain, bonus
+
+
+@njit(cache=True)
 def _order(s, mv, sc, ply, n, target, color, attack, k):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), then sort
@@ -464,49 +502,13 @@ def _order(s, mv, sc, ply, n, target, color, attack, k):
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    w = s[H_W]
-    other = 3 - color
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
             continue
-        # one look at the neighbours: legality, contact, captures, bonus
-        air = False
-        adjacent = False
-        captures = False
-        gain = 0
-        seen0 = PASS
-        seen1 = PASS
-        seen2 = PASS
-        for q in (m - 1, m + 1, m - w, m + w):
-            c = s[COLOR + q]
-            if c == EMPTY:
-                air = True
-                continue
-            if c != color and c != other:
-                continue
-            x = s[ORIGIN + q]
-            if x == o:
-                adjacent = True
-            if c == color:
-                if s[NLIB + x] > 1:
-                    air = True
-                continue
-            if x == seen0 or x == seen1 or x == seen2:
-                continue
-            seen2 = seen1
-            seen1 = seen0
-            seen0 = x
-            xl = s[NLIB + x]
-            if xl == 1:
-                captures = True
-                if x != o:
-                    gain += _touching(s, x, o)
-            if not attack and xl <= 3:
-                for j in range(k):
-                    if nbr[j] == x:
-                        sc[ply, i] += 10 * (4 - xl)
-        if not (air or captures) or (captures and m == s[H_KO]):
+        adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
+        sc[ply, i] += bonus
+        if not kb.legal(s, m, color, False):
             sc[ply, i] += -50           # ko retake or illegal: try last
             continue
         ml = kb.libs_after(s, m, color, 6)
@@ -536,6 +538,18 @@ def _snapback(s, m):
     Such a capture does not count as one (as GNU Go reads it)."""
     o = s[ORIGIN + m]
     return s[NLIB + o] == 1 and s[NSTONES + o] > 1
+
+
+@njit(cache=True)
+def _capture_code(s, m, komaster, owner):
+    """The attacker's code for the capture just made at ``m``: 0 into a
+    snapback, KO_A when the owner may retake a ko (the komaster state
+    allows it), WIN otherwise."""
+    if _snapback(s, m):
+        return 0
+    if s[H_KO] != PASS and (komaster == EMPTY or komaster == owner):
+        return KO_A
+    return WIN
 
 
 @njit(cache=True)
@@ -618,7 +632,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         lib = _lib(s, s[ORIGIN + target], 0)
         if (attack or ply > 0) and kb.trymove(s, hw, keys, lib, color):
             if attack:
-                done = s[H_KO] == PASS and not _snapback(s, lib)
+                done = _capture_code(s, lib, EMPTY, mine) == WIN
             else:
                 done = _trivial(s, ctx, target, s[NLIB + s[ORIGIN + target]], stackp + 1)
             kb.popgo(s, hw, keys)
@@ -777,11 +791,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         searched = True
         kom = color if played == 2 else komaster
         if attack and s[COLOR + target] == EMPTY:
-            code = WIN
-            if _snapback(s, m):
-                code = 0              # the owner takes back more at once
-            elif s[H_KO] != PASS and (kom == EMPTY or kom == mine):
-                code = KO_A           # captured in a ko the owner may retake
+            code = _capture_code(s, m, kom, mine)
         else:
             # a later move is probed with a null window, marked while probed;
             # exact argument types: numba's cache breaks recursive calls that cast
