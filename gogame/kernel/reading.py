@@ -34,18 +34,22 @@ How a node is read:
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``), captures and ataris of attacker strings
   next to friendly strings touching a liberty (ataris up to
-  ``break_chain_depth``), and a tenuki (pass), tried last, up to
-  ``break_chain_depth``, for strings that may be safe already (deeper it
-  seldom succeeds and costs a whole attack read each time); the
+  ``break_chain_depth``), and, for a string of two liberties, a tenuki
+  (pass), tried last, up to ``break_chain_depth``, for strings that may be
+  safe already (deeper, or with more liberties, it seldom succeeds and
+  costs a whole attack read each time); the
   attacker's race moves (extending its two-liberty strings; it never
   shortens other owner strings, each such far move would cost a whole new
   defence) stop past ``break_chain_depth``.
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
-  ties broken by point, so that the answer depends only on the
-  position, the question and the depths; an owner's move that leaves a
-  string of two stones or more in atari and captures nothing is dropped,
-  since it never defends.  Past ``break_chain_depth`` only the
+  then by the liberties the other side would get on a liberty of the
+  target by playing there itself (the point both want); the owner's moves
+  that make the string trivially safe come first, its self-ataris that
+  capture nothing late.  Ties are broken by point, so that the answer
+  depends only on the position, the question and the depths; an owner's
+  move that leaves a string of two stones or more in atari and captures
+  nothing is dropped, since it never defends.  Past ``break_chain_depth`` only the
   best eight are tried, past ``branch_depth`` two;
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
@@ -409,7 +413,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
-    if libs >= 2 and stackp <= ctx[C_BREAKCHAIN]:
+    if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
 
@@ -490,11 +494,55 @@ def _contact(s, m, color, o, nbr, k):
     return adjacent, captures, gain, bonus
 
 
+@njit(cache=True, inline="always")
+def _attack_score(s, m, color, libs, adjacent, gain):
+    """The attacker's score for the legal move ``m``: fewer liberties left
+    to the target first, then the attacker's own liberties and, on a
+    liberty, the owner's liberties had it played there; a self-atari that
+    does not capture late."""
+    tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
+    ml = kb.libs_after(s, m, color, 6)
+    score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
+    if adjacent:
+        score += 8 * min(kb.libs_after(s, m, 3 - color, 6), 5)
+    if ml == 1 and tl > 1:
+        score -= 30
+    return score
+
+
+@njit(cache=True, inline="always")
+def _defend_score(s, m, color, o, adjacent, captures, gain, safe):
+    """The owner's score for the legal move ``m``: more liberties for the
+    target first (``safe`` or more: trivially safe, before all), then, on
+    a liberty, the attacker's liberties had it played there, elsewhere the
+    mover's own liberties; a move leaving the target (two stones or more)
+    in atari without a capture is DROPPED."""
+    ml = kb.libs_after(s, m, color, 6)
+    tl = ml if adjacent else s[NLIB + o] + gain
+    score = 20 * min(tl, 6)
+    if tl >= safe:
+        score += 100
+    if adjacent:
+        score += 4 * min(kb.libs_after(s, m, 3 - color, 6), 5)
+    else:
+        score += 3 * min(ml, 4)
+        if ml == 1 and not captures:
+            score -= 30
+    if tl == 1:
+        score -= 40
+        if s[NSTONES + o] >= 2 and not captures:
+            score = DROPPED
+    return score
+
+
 @njit(cache=True)
-def _order(s, mv, sc, ply, n, target, color, attack, k):
+def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
     """Score each candidate by the liberties it would leave, counted without
-    playing it (the mover's new string, the target's string), then sort
-    (best first); return the count kept.  The owner's moves that shorten an
+    playing it (the mover's new string, the target's string), and on a
+    liberty of the target by the liberties the other side would get there,
+    then sort (best first); return the count kept.  An owner's move that
+    leaves the target ``safe`` liberties or more (trivially safe one ply
+    down) comes first.  The owner's moves that shorten an
     attacking neighbour of three liberties or fewer (listed, ``k`` of them,
     in ``mv[ply, MAXMOVES:]``) score more.  An owner's move that leaves the
     target (two stones or more) in atari without capturing anything is
@@ -511,20 +559,10 @@ def _order(s, mv, sc, ply, n, target, color, attack, k):
         if not kb.legal(s, m, color, False):
             sc[ply, i] += -50           # ko retake or illegal: try last
             continue
-        ml = kb.libs_after(s, m, color, 6)
         if attack:
-            tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
-            score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
-            if ml == 1 and tl > 1:
-                score -= 30
+            sc[ply, i] += _attack_score(s, m, color, libs, adjacent, gain)
         else:
-            tl = ml if adjacent else libs + gain
-            score = 20 * min(tl, 6)
-            if tl == 1:
-                score -= 40
-                if s[NSTONES + o] >= 2 and not captures:
-                    score = DROPPED
-        sc[ply, i] += score
+            sc[ply, i] += _defend_score(s, m, color, o, adjacent, captures, gain, safe)
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
@@ -564,6 +602,14 @@ def _play(s, hw, keys, ctx, m, color, komaster, stackp):
         ctx[C_TRYMOVES] += 1
         return 2
     return 0
+
+
+@njit(cache=True)
+def _safe_libs(ctx, stackp):
+    """The fewest liberties that are trivially safe at ``stackp``."""
+    if ctx[C_LADDER] != 0 or stackp > ctx[C_DEPTH]:
+        return 3
+    return 4 if stackp > ctx[C_FOURLIB] else 5
 
 
 @njit(cache=True)
@@ -662,7 +708,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk)
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk,
+                   _safe_libs(ctx, stackp + 1))
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
