@@ -410,7 +410,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, 10)
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
