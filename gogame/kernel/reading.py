@@ -390,7 +390,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         if s[NLIB + x] == 1:
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 2)
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 20)   # worth a liberty
             # and air for the owner's other short strings that touch it
             kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24:MAXMOVES + 48])
             for j in range(kf):
@@ -405,7 +405,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             if stackp <= near and xl <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0):
                 n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 10,
+        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 30,
                                 stackp <= ctx[C_BREAKCHAIN])
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
     if libs >= 2 and not ctx[C_LADDER] and wide:
