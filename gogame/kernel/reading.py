@@ -351,7 +351,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         return n
     if stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n = _add_second_order(s, mv, sc, ply, n, o, -2)
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, -2)
+        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, 10)
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
     if stackp <= ctx[C_BACKFILL]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
