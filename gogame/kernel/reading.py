@@ -495,13 +495,12 @@ def _contact(s, m, color, o, nbr, k):
 
 
 @njit(cache=True, inline="always")
-def _attack_score(s, m, color, libs, adjacent, gain):
-    """The attacker's score for the legal move ``m``: fewer liberties left
-    to the target first, then the attacker's own liberties and, on a
-    liberty, the owner's liberties had it played there; a self-atari that
-    does not capture late."""
+def _attack_score(s, m, color, libs, adjacent, gain, ml):
+    """The attacker's score for the legal move ``m`` (``ml``: the liberties
+    of the mover's string there): fewer liberties left to the target first,
+    then the attacker's own liberties and, on a liberty, the owner's
+    liberties had it played there; a self-atari that does not capture late."""
     tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
-    ml = kb.libs_after(s, m, color, 6)
     score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
     if adjacent:
         score += 8 * min(kb.libs_after(s, m, 3 - color, 6), 5)
@@ -511,13 +510,12 @@ def _attack_score(s, m, color, libs, adjacent, gain):
 
 
 @njit(cache=True, inline="always")
-def _defend_score(s, m, color, o, adjacent, captures, gain, safe):
-    """The owner's score for the legal move ``m``: more liberties for the
-    target first (``safe`` or more: trivially safe, before all), then, on
-    a liberty, the attacker's liberties had it played there, elsewhere the
-    mover's own liberties; a move leaving the target (two stones or more)
-    in atari without a capture is DROPPED."""
-    ml = kb.libs_after(s, m, color, 6)
+def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
+    """The owner's score for the legal move ``m`` (``ml`` as above): more
+    liberties for the target first (``safe`` or more: trivially safe,
+    before all), then, on a liberty, the attacker's liberties had it played
+    there, elsewhere the mover's own liberties; a move leaving the target
+    (two stones or more) in atari without a capture is DROPPED."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
     if tl >= safe:
@@ -556,13 +554,14 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
             continue
         adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
         sc[ply, i] += bonus
-        if not kb.legal(s, m, color, False):
-            sc[ply, i] += -50           # ko retake or illegal: try last
+        ml = kb.libs_after(s, m, color, 6)
+        if ml == 0 or (captures and m == s[H_KO]):
+            sc[ply, i] += -50           # suicide or ko retake: try last
             continue
         if attack:
-            sc[ply, i] += _attack_score(s, m, color, libs, adjacent, gain)
+            sc[ply, i] += _attack_score(s, m, color, libs, adjacent, gain, ml)
         else:
-            sc[ply, i] += _defend_score(s, m, color, o, adjacent, captures, gain, safe)
+            sc[ply, i] += _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml)
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
