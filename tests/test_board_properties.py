@@ -752,3 +752,49 @@ def test_libs_after_counts_what_a_move_would_leave(game):
                 want = 0
             got = libs_after(p.s, p.pos(pt), c, MAXLIBS)
             assert got == want, f"{gtp(pt)} for {c} after {describe(moves)}"
+
+
+def _assert_capture_wins_agrees(p, ref, context):
+    """Every string in atari on ``p``: the reader's shortcut (no move
+    played) against playing the capture and scoring it."""
+    from gogame.kernel import reading as kr
+    from gogame.kernel.board import EMPTY
+    for pt in ref.points():
+        c = ref.color(pt)
+        if c == EMPTY or len(ref.liberties(pt)) != 1:
+            continue
+        (lib,) = ref.liberties(pt)
+        attacker = 3 - c
+        want = False
+        if p.trymove(lib, attacker):
+            want = kr._capture_code(p.s, p.pos(lib), EMPTY, c) == kr.WIN
+            p.popgo()
+        got = kr._capture_wins(p.s, p.pos(lib), attacker)
+        assert got == want, f"capture at {gtp(lib)} by {attacker} {context}"
+
+
+# Black's capture at a takes two stones and joins E1: two stones, one liberty.
+TWO_STONE_SNAPBACK = """
+    . . . . .
+    . . . . .
+    . . . . .
+    X X X O O
+    X O O a X
+"""
+
+
+def test_capture_wins_sees_a_snapback_after_a_join():
+    g = Boards(TWO_STONE_SNAPBACK)
+    _assert_capture_wins_agrees(g.p, g.ref, "in TWO_STONE_SNAPBACK")
+
+
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_capture_wins_agrees_with_playing_the_capture(game):
+    """The reader's one-liberty shortcut decides, without playing, whether
+    capturing a string in atari scores WIN (legal, no snapback, no ko); it
+    must agree with playing the capture and scoring it (``_capture_code``
+    with no komaster)."""
+    size, moves = game
+    p, ref = replay(size, moves)
+    _assert_capture_wins_agrees(p, ref, f"after {describe(moves)}")

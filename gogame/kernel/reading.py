@@ -590,6 +590,38 @@ def _capture_code(s, m, komaster, owner):
 
 
 @njit(cache=True)
+def _capture_wins(s, lib, color):
+    """Would ``color`` capturing the string in atari at ``lib`` score WIN, as
+    ``_capture_code`` scores it after the move with no komaster: a legal
+    capture that is neither a snapback nor a ko?  Decided without playing:
+    with one liberty left, the capturing string is a snapback when it
+    joins friends, a ko when it takes one stone."""
+    if lib == s[H_KO]:
+        return False                    # the ko retake is illegal
+    ml = kb.libs_after(s, lib, color, 2)
+    if ml >= 2:
+        return True
+    w = s[H_W]
+    other = 3 - color
+    taken = 0
+    seen0 = PASS
+    seen1 = PASS
+    seen2 = PASS
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        c = s[COLOR + q]
+        if c == color:
+            return False                # joins a friend: snapback
+        if c == other:
+            x = s[ORIGIN + q]
+            if s[NLIB + x] == 1 and x != seen0 and x != seen1 and x != seen2:
+                taken += s[NSTONES + x]
+                seen2 = seen1
+                seen1 = seen0
+                seen0 = x
+    return taken >= 2
+
+
+@njit(cache=True)
 def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     """Play candidate ``m``: 1 played, 2 played as a conditional ko capture
     (komaster rules allow it), 0 not playable."""
@@ -674,15 +706,15 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         # owner extends to liberties that make the string trivially safe
         # (another move might be named first in a full read, but only the
         # root names its move)
+        # (both counted without playing the move)
         lib = _lib(s, s[ORIGIN + target], 0)
-        if (attack or ply > 0) and kb.trymove(s, hw, keys, lib, color):
-            if attack:
-                done = _capture_code(s, lib, EMPTY, mine) == WIN
-            else:
-                done = _trivial(s, ctx, target, s[NLIB + s[ORIGIN + target]], stackp + 1)
-            kb.popgo(s, hw, keys)
-            if done:
-                return _result(WIN, lib, alpha, beta)[0]
+        if attack:
+            done = _capture_wins(s, lib, color)
+        else:
+            done = (ply > 0 and kb.legal(s, lib, color, False)
+                    and _trivial(s, ctx, target, kb.libs_after(s, lib, color, 6), stackp + 1))
+        if done:
+            return _result(WIN, lib, alpha, beta)[0]
     use_cache = meta[kc.M_CAPACITY] > 0
     share = ply < ctx[C_SHARE]
     q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
