@@ -9,7 +9,7 @@ random question words on a real position).  Each figure is the median of several
 this one process, so ratios between them are fair on a noisy machine.
 ``threads``: time to solution of the hard reading problems in
 ``gogame/data/hard_problems.json`` (positions from the project's games where
-the serial search needs >= 50 k nodes; ``scripts/find_hard_problems.py``
+the serial search needs >= 20 k nodes; ``scripts/find_hard_problems.py``
 made them) at each thread count, with ABDADA and with the shared-cache
 baseline (threads that share the cache but never defer): seconds, nodes,
 speed-up, node overhead, the ABDADA counters, and whether every answer

@@ -87,7 +87,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("games", nargs="+")
     p.add_argument("--every", type=int, default=5, help="examine every N-th move (default 5)")
-    p.add_argument("--min-nodes", type=int, default=50_000)
+    p.add_argument("--min-nodes", type=int, default=20_000)
     p.add_argument("--max-nodes", type=int, default=1_500_000)
     p.add_argument("--per-size", type=int, default=40,
                    help="keep at most this many problems per board size (default 40)")
