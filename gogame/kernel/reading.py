@@ -46,11 +46,14 @@ How a node is read:
   then by the liberties the other side would get on a liberty of the
   target by playing there itself (the point both want); the owner's moves
   that make the string trivially safe come first, its self-ataris that
-  capture nothing late.  Ties are broken by point, so that the answer
-  depends only on the position, the question and the depths; an owner's
-  move that leaves a string of two stones or more in atari and captures
-  nothing is dropped, since it never defends.  Past ``break_chain_depth`` only the
-  best eight are tried, past ``branch_depth`` two;
+  capture nothing late; an atari on a two-liberty neighbour scores like a
+  liberty, and moves on the liberties of the owner's friends (either
+  side's) come before plain extensions.  Ties are broken by point, so that
+  the answer depends only on the position, the question and the depths;
+  an owner's move that leaves a string of two stones or more in atari and
+  captures nothing is dropped, since it never defends.  Past
+  ``break_chain_depth`` only the best eight are tried, past
+  ``branch_depth`` two;
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
   three attacker neighbours are read (questions of their own, in ladder
@@ -637,7 +640,8 @@ def _play(s, hw, keys, ctx, m, color, komaster, stackp):
 
 @njit(cache=True)
 def _safe_libs(ctx, stackp):
-    """The fewest liberties that are trivially safe at ``stackp``."""
+    """The fewest liberties that are trivially safe at ``stackp``: five;
+    four past ``fourlib_depth``; three past ``depth`` or in a ladder read."""
     if ctx[C_LADDER] != 0 or stackp > ctx[C_DEPTH]:
         return 3
     return 4 if stackp > ctx[C_FOURLIB] else 5
@@ -646,9 +650,7 @@ def _safe_libs(ctx, stackp):
 @njit(cache=True)
 def _trivial(s, ctx, target, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
-    if libs > 4 or (libs == 4 and stackp > ctx[C_FOURLIB]) or (libs == 3 and stackp > ctx[C_DEPTH]):
-        return True
-    return stackp >= READ_PLIES or (ctx[C_LADDER] != 0 and libs > 2)
+    return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
 
 
 @njit(cache=True, inline="always")
@@ -705,8 +707,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         # the attacker captures (not a ko capture); below the root, the
         # owner extends to liberties that make the string trivially safe
         # (another move might be named first in a full read, but only the
-        # root names its move)
-        # (both counted without playing the move)
+        # root names its move); both are decided without playing the move
         lib = _lib(s, s[ORIGIN + target], 0)
         if attack:
             done = _capture_wins(s, lib, color)
