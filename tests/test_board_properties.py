@@ -759,6 +759,7 @@ def _assert_capture_wins_agrees(p, ref, context):
     played) against playing the capture and scoring it."""
     from gogame.kernel import reading as kr
     from gogame.kernel.board import EMPTY
+    from gogame.kernel.layout import H_CAPT
     for pt in ref.points():
         c = ref.color(pt)
         if c == EMPTY or len(ref.liberties(pt)) != 1:
@@ -766,26 +767,34 @@ def _assert_capture_wins_agrees(p, ref, context):
         (lib,) = ref.liberties(pt)
         attacker = 3 - c
         want = False
+        lost = p.s[H_CAPT + c]
         if p.trymove(lib, attacker):
-            want = kr._capture_code(p.s, p.pos(lib), EMPTY, c) == kr.WIN
+            taken = p.s[H_CAPT + c] - lost
+            want = kr._capture_code(p.s, p.pos(lib), EMPTY, c, taken) == kr.WIN
             p.popgo()
         got = kr._capture_wins(p.s, p.pos(lib), attacker)
         assert got == want, f"capture at {gtp(lib)} by {attacker} {context}"
 
 
-# Black's capture at a takes two stones and joins E1: two stones, one liberty.
-TWO_STONE_SNAPBACK = """
-    . . . . .
-    . . . . .
-    . . . . .
-    X X X O O
-    X O O a X
+# Black's capture at a joins J1 and leaves two stones with one liberty: it
+# takes two stones (a capture); at b, joining A2-B2, it takes one (a
+# snapback).
+CAPTURES_INTO_ATARI = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O . . . . . . .
+    X X O . X X X O O
+    O b O . X O O a X
 """
 
 
-def test_capture_wins_sees_a_snapback_after_a_join():
-    g = Boards(TWO_STONE_SNAPBACK)
-    _assert_capture_wins_agrees(g.p, g.ref, "in TWO_STONE_SNAPBACK")
+def test_capture_wins_in_captures_into_atari():
+    g = Boards(CAPTURES_INTO_ATARI)
+    _assert_capture_wins_agrees(g.p, g.ref, "in CAPTURES_INTO_ATARI")
 
 
 @PROPERTY

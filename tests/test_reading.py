@@ -203,6 +203,20 @@ O . O . .
     Q("does_attack B1 A1", "1"),
 ))
 
+# Black D1 takes two white stones and is left in atari (D1-E1, one liberty
+# at C1): white can take back two, but a capture of two stones counts as
+# a capture; only one stone taken into a snapback does not.
+TWO_STONES_INTO_ATARI = Shape("two stones taken into atari", """
+. . . . .
+. . . . .
+. . . . .
+X X X O O
+X O O . X
+""", (
+    Q("attack B1", "1 D1"),
+    Q("defend B1", "0"),
+))
+
 # A net (geta): white G7 cannot be laddered (F7 and G6 both fail), but the
 # net at F8 (or the looser E7, G9) holds it.
 NET = Shape("net", """
@@ -465,7 +479,7 @@ O O O O . . . O .
     Q("defend J9", "1 (F7|F9)"),
 ))
 
-SHAPES = [LADDER, LADDER_BREAKER, SNAPBACK, CAPTURE_INTO_SNAPBACK, NET, LOOSE_LADDER, THROW_IN, TWO_POINT_EYE,
+SHAPES = [LADDER, LADDER_BREAKER, SNAPBACK, CAPTURE_INTO_SNAPBACK, TWO_STONES_INTO_ATARI, NET, LOOSE_LADDER, THROW_IN, TWO_POINT_EYE,
           KO_WHITE_TAKES, KO_BLACK_JUST_TOOK, KO_BLACK_TAKES, KO_WHITE_JUST_TOOK,
           CORNER, CORNER_2, EDGE, EDGE_2, MANY_LIBERTIES, EYE_SHAPE, RACE]
 

@@ -10,8 +10,9 @@ How a node is read:
 * the string's liberties decide first: more than four (four past
   ``fourlib_depth``, three past ``depth``) is safe; with one liberty the
   attacker captures at once when that is no ko capture and no snapback (a
-  capture that leaves the capturing string, two stones or more, in atari
-  is no capture at all, as GNU Go reads it), and below the root
+  capture of one stone that leaves the capturing string, two stones or
+  more, in atari is no capture at all, as GNU Go reads it; taking two
+  stones or more always counts), and below the root
   the owner is safe at once when extending at the liberty leaves a string
   that is trivially safe (neither counts a node, nor uses the cache; only
   the root names its move, so naming the liberty there changes nothing);
@@ -102,7 +103,7 @@ from numba import njit
 from . import abdada as ab
 from . import board as kb
 from . import cache as kc
-from .layout import (BLACK, COLOR, EMPTY, H_KO, H_STACKP, LIBS, MAXLIBS,
+from .layout import (BLACK, COLOR, EMPTY, H_CAPT, H_KO, H_STACKP, LIBS, MAXLIBS,
                      NLIB, NSTONES, ORIGIN, PASS, WHITE, H_W, NEXT)
 
 WIN, KO_A, KO_B = 5, 4, 3
@@ -572,20 +573,22 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
 
 
 @njit(cache=True)
-def _snapback(s, m):
-    """After a capture at ``m``: is the capturing string (two stones or
-    more) left with one liberty, so that the owner takes it back at once?
-    Such a capture does not count as one (as GNU Go reads it)."""
+def _snapback(s, m, taken):
+    """After a capture of ``taken`` stones at ``m``: is it a snapback, one
+    stone taken by a string of two stones or more left with one liberty,
+    so that the owner takes them back at once?  Such a capture does not
+    count as one; a capture of two stones or more always counts (as GNU Go
+    reads them)."""
     o = s[ORIGIN + m]
-    return s[NLIB + o] == 1 and s[NSTONES + o] > 1
+    return taken == 1 and s[NLIB + o] == 1 and s[NSTONES + o] > 1
 
 
 @njit(cache=True)
-def _capture_code(s, m, komaster, owner):
-    """The attacker's code for the capture just made at ``m``: 0 into a
-    snapback, KO_A when the owner may retake a ko (the komaster state
-    allows it), WIN otherwise."""
-    if _snapback(s, m):
+def _capture_code(s, m, komaster, owner, taken):
+    """The attacker's code for the capture of ``taken`` stones just made at
+    ``m``: 0 into a snapback, KO_A when the owner may retake a ko (the
+    komaster state allows it), WIN otherwise."""
+    if _snapback(s, m, taken):
         return 0
     if s[H_KO] != PASS and (komaster == EMPTY or komaster == owner):
         return KO_A
@@ -597,12 +600,11 @@ def _capture_wins(s, lib, color):
     """Would ``color`` capturing the string in atari at ``lib`` score WIN, as
     ``_capture_code`` scores it after the move with no komaster: a legal
     capture that is neither a snapback nor a ko?  Decided without playing:
-    with one liberty left, the capturing string is a snapback when it
-    joins friends, a ko when it takes one stone."""
+    with one liberty left, taking one stone is a snapback (the capturing
+    string joins friends) or a ko (it does not), taking more is a capture."""
     if lib == s[H_KO]:
         return False                    # the ko retake is illegal
-    ml = kb.libs_after(s, lib, color, 2)
-    if ml >= 2:
+    if kb.libs_after(s, lib, color, 2) >= 2:
         return True
     w = s[H_W]
     other = 3 - color
@@ -612,8 +614,6 @@ def _capture_wins(s, lib, color):
     seen2 = PASS
     for q in (lib - 1, lib + 1, lib - w, lib + w):
         c = s[COLOR + q]
-        if c == color:
-            return False                # joins a friend: snapback
         if c == other:
             x = s[ORIGIN + q]
             if s[NLIB + x] == 1 and x != seen0 and x != seen1 and x != seen2:
@@ -858,6 +858,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                 continue
         # a move before the best one (searched late) must show a tie
         lo = _prev(best) if best > alpha and idx < best_i else max(alpha, best)
+        lost = s[H_CAPT + mine]             # the owner's stones captured so far
         played = _play(s, hw, keys, ctx, m, color, komaster, stackp)
         if played == 0:
             continue
@@ -870,7 +871,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         searched = True
         kom = color if played == 2 else komaster
         if attack and s[COLOR + target] == EMPTY:
-            code = _capture_code(s, m, kom, mine)
+            code = _capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost)
         else:
             # a later move is probed with a null window, marked while probed;
             # exact argument types: numba's cache breaks recursive calls that cast
