@@ -12,10 +12,12 @@ How a node is read:
   attacker captures at once when that is no ko capture and no snapback (a
   capture of one stone that leaves the capturing string, two stones or
   more, in atari is no capture at all, as GNU Go reads it; taking two
-  stones or more always counts), and below the root
-  the owner is safe at once when extending at the liberty leaves a string
-  that is trivially safe (neither counts a node, nor uses the cache; only
-  the root names its move, so naming the liberty there changes nothing);
+  stones or more always counts); below the root, whatever its liberties,
+  the owner is safe at once when extending at a liberty leaves a string
+  that is trivially safe one ply down (such a move is ordered first, so a
+  full read answers the same; neither shortcut counts a node, nor uses the
+  cache; only the root names its move, so naming the liberty there
+  changes nothing);
 * then the cache is probed (the question: position, routine, target stone,
   komaster, stackp, depth settings); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
@@ -517,13 +519,14 @@ def _attack_score(s, m, color, libs, adjacent, gain, ml):
 def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
-    before all), then, on a liberty, the attacker's liberties had it played
+    before all others, whatever they score; ``_read``'s shortcut relies on
+    it), then, on a liberty, the attacker's liberties had it played
     there, elsewhere the mover's own liberties; a move leaving the target
     (two stones or more) in atari without a capture is DROPPED."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
     if tl >= safe:
-        score += 100
+        score += 1000               # first, whatever else scores
     if adjacent:
         score += 4 * min(kb.libs_after(s, m, 3 - color, 6), 5)
     else:
@@ -716,6 +719,16 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     and _trivial(s, ctx, target, kb.libs_after(s, lib, color, 6), stackp + 1))
         if done:
             return _result(WIN, lib, alpha, beta)[0]
+    elif not attack and ply > 0:
+        # below the root, a liberty that leaves the string trivially safe
+        # one ply down wins at once: _order puts such a move first, so a
+        # full read answers the same (WIN)
+        o = s[ORIGIN + target]
+        safe = _safe_libs(ctx, stackp + 1)
+        for k in range(libs):
+            lib = _lib(s, o, k)
+            if kb.libs_after(s, lib, color, 6) >= safe and kb.legal(s, lib, color, False):
+                return _result(WIN, lib, alpha, beta)[0]
     use_cache = meta[kc.M_CAPACITY] > 0
     share = ply < ctx[C_SHARE]
     q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
