@@ -807,3 +807,33 @@ def test_capture_wins_agrees_with_playing_the_capture(game):
     size, moves = game
     p, ref = replay(size, moves)
     _assert_capture_wins_agrees(p, ref, f"after {describe(moves)}")
+
+
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_safe_move_leaves_the_string_trivially_safe(game):
+    """The reader's shortcut below the root (``_safe_move``): a move it names
+    is legal and, played, leaves the owner's string at least
+    ``_safe_libs`` liberties (trivially safe one ply down)."""
+    import numpy as np
+    from gogame.kernel import board as kb
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN, PASS
+    size, moves = game
+    p, ref = replay(size, moves)
+    ctx = kr.new_context()[0]
+    nbr = np.zeros(24, np.int32)
+    safe = kr._safe_libs(ctx, 1)
+    for pt in ref.points():
+        o = p.s[ORIGIN + p.pos(pt)]
+        if p.s[COLOR + p.pos(pt)] not in (BLACK, WHITE) or o != p.pos(pt):
+            continue
+        owner = p.s[COLOR + o]
+        k = kb.neighbour_strings(p.s, o, 3 - owner, nbr)
+        m = kr._safe_move(p.s, ctx, nbr, k, o, owner, 0)
+        if m == PASS:
+            continue
+        move = next(q for q in ref.points() if p.pos(q) == m)
+        assert p.trymove(move, owner), f"{gtp(move)} illegal after {describe(moves)}"
+        assert p.s[NLIB + p.s[ORIGIN + o]] >= safe, f"{gtp(move)} after {describe(moves)}"
+        p.popgo()

@@ -13,11 +13,11 @@ How a node is read:
   capture of one stone that leaves the capturing string, two stones or
   more, in atari is no capture at all, as GNU Go reads it; taking two
   stones or more always counts); below the root, whatever its liberties,
-  the owner is safe at once when extending at a liberty leaves a string
-  that is trivially safe one ply down (such a move is ordered first, so a
-  full read answers the same; neither shortcut counts a node, nor uses the
-  cache; only the root names its move, so naming the liberty there
-  changes nothing);
+  the owner is safe at once when extending at a liberty, or capturing a
+  neighbour in atari, leaves its string trivially safe one ply down (such
+  a move is ordered first, so a full read answers the same; neither
+  shortcut counts a node, nor uses the cache; only the root names its
+  move, so naming another there changes nothing);
 * then the cache is probed (the question: position, routine, target stone,
   komaster, stackp, depth settings); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
@@ -651,6 +651,28 @@ def _safe_libs(ctx, stackp):
 
 
 @njit(cache=True)
+def _safe_move(s, ctx, nbr, k, o, color, stackp):
+    """A legal move of the owner that leaves its string ``o`` trivially
+    safe one ply down -- an extension at a liberty, or a capture of one of
+    the ``k`` attacker neighbours ``nbr`` in atari -- or PASS when there is
+    none.  ``_order`` puts such moves first, whatever else scores."""
+    safe = _safe_libs(ctx, stackp + 1)
+    libs = s[NLIB + o]
+    for i in range(libs):
+        lib = _lib(s, o, i)
+        if kb.libs_after(s, lib, color, 6) >= safe and kb.legal(s, lib, color, False):
+            return lib
+    for i in range(k):
+        x = nbr[i]
+        if s[NLIB + x] == 1:
+            m = _lib(s, x, 0)
+            adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0)
+            if not adjacent and libs + gain >= safe and m != s[H_KO]:
+                return m                # a capture is legal unless a ko retake
+    return PASS
+
+
+@njit(cache=True)
 def _trivial(s, ctx, target, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
     return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
@@ -705,30 +727,21 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if _trivial(s, ctx, target, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
     ply = stackp - ctx[C_ROOT]
-    if libs == 1:
-        # decided by the one liberty, before the cache and without a node:
-        # the attacker captures (not a ko capture); below the root, the
-        # owner extends to liberties that make the string trivially safe
-        # (another move might be named first in a full read, but only the
-        # root names its move); both are decided without playing the move
+    if attack and libs == 1:
+        # decided before the cache and without a node: the attacker
+        # captures (not a ko capture, not a snapback; decided unplayed)
         lib = _lib(s, s[ORIGIN + target], 0)
-        if attack:
-            done = _capture_wins(s, lib, color)
-        else:
-            done = (ply > 0 and kb.legal(s, lib, color, False)
-                    and _trivial(s, ctx, target, kb.libs_after(s, lib, color, 6), stackp + 1))
-        if done:
+        if _capture_wins(s, lib, color):
             return _result(WIN, lib, alpha, beta)[0]
-    elif not attack and ply > 0:
-        # below the root, a liberty that leaves the string trivially safe
-        # one ply down wins at once: _order puts such a move first, so a
-        # full read answers the same (WIN)
-        o = s[ORIGIN + target]
-        safe = _safe_libs(ctx, stackp + 1)
-        for k in range(libs):
-            lib = _lib(s, o, k)
-            if kb.libs_after(s, lib, color, 6) >= safe and kb.legal(s, lib, color, False):
-                return _result(WIN, lib, alpha, beta)[0]
+    nk = kb.neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
+    if not attack and ply > 0:
+        # below the root, a move that leaves the string trivially safe one
+        # ply down wins at once: _order puts such moves first, so a full
+        # read answers the same (WIN); only the root names its move
+        m = _safe_move(s, ctx, mv[ply, MAXMOVES:MAXMOVES + 24], nk, s[ORIGIN + target],
+                       color, stackp)
+        if m != PASS:
+            return _result(WIN, m, alpha, beta)[0]
     use_cache = meta[kc.M_CAPACITY] > 0
     share = ply < ctx[C_SHARE]
     q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
@@ -747,7 +760,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
-    nk = kb.neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     else:
