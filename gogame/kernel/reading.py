@@ -49,7 +49,8 @@ How a node is read:
   then by the liberties the other side would get on a liberty of the
   target by playing there itself (the point both want); the owner's moves
   that make the string trivially safe come first, its self-ataris that
-  capture nothing late; an atari on a two-liberty neighbour scores like a
+  capture nothing late, its moves on the first line a little later; an
+  atari on a two-liberty neighbour scores like a
   liberty, and moves on the liberties of the owner's friends (either
   side's) come before plain extensions.  Ties are broken by point, so that
   the answer depends only on the position, the question and the depths;
@@ -105,7 +106,7 @@ from numba import njit
 from . import abdada as ab
 from . import board as kb
 from . import cache as kc
-from .layout import (BLACK, COLOR, EMPTY, H_CAPT, H_KO, H_STACKP, LIBS, MAXLIBS,
+from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_KO, H_STACKP, LIBS, MAXLIBS,
                      NLIB, NSTONES, ORIGIN, PASS, WHITE, H_W, NEXT)
 
 WIN, KO_A, KO_B = 5, 4, 3
@@ -501,6 +502,14 @@ def _contact(s, m, color, o, nbr, k):
 
 
 @njit(cache=True, inline="always")
+def _on_edge(s, m):
+    """Is ``m`` on the first line?"""
+    w = s[H_W]
+    return (s[COLOR + m - 1] == BORDER or s[COLOR + m + 1] == BORDER
+            or s[COLOR + m - w] == BORDER or s[COLOR + m + w] == BORDER)
+
+
+@njit(cache=True, inline="always")
 def _attack_score(s, m, color, libs, adjacent, gain, ml):
     """The attacker's score for the legal move ``m`` (``ml``: the liberties
     of the mover's string there): fewer liberties left to the target first,
@@ -520,13 +529,16 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
     before all others, whatever they score; ``_read``'s shortcut relies on
-    it), then, on a liberty, the attacker's liberties had it played
-    there, elsewhere the mover's own liberties; a move leaving the target
-    (two stones or more) in atari without a capture is DROPPED."""
+    it), a little less on the first line, then, on a liberty, the
+    attacker's liberties had it played there, elsewhere the mover's own
+    liberties; a move leaving the target (two stones or more) in atari
+    without a capture is DROPPED."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
+    if _on_edge(s, m):
+        score -= 10                     # fewer liberties to come there
     if tl >= safe:
-        score += 1000               # first, whatever else scores
+        score += 1000                   # first, whatever else scores
     if adjacent:
         score += 4 * min(kb.libs_after(s, m, 3 - color, 6), 5)
     else:
