@@ -529,10 +529,10 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
     before all others, whatever they score; ``_read``'s shortcut relies on
-    it), a little less on the first line, then, on a liberty, the
-    attacker's liberties had it played there, elsewhere the mover's own
-    liberties; a move leaving the target (two stones or more) in atari
-    without a capture is DROPPED."""
+    it), a little less on the first line, then the attacker's liberties
+    had it played there (weighed less away from the target, where the
+    mover's own liberties count too); a move leaving the target (two
+    stones or more) in atari without a capture is DROPPED."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
     if _on_edge(s, m):
@@ -542,7 +542,7 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     if adjacent:
         score += 4 * min(kb.libs_after(s, m, 3 - color, 6), 5)
     else:
-        score += 3 * min(ml, 4)
+        score += 3 * min(ml, 4) + 2 * min(kb.libs_after(s, m, 3 - color, 6), 5)
         if ml == 1 and not captures:
             score -= 30
     if tl == 1:
