@@ -830,7 +830,7 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
             continue
         owner = p.s[COLOR + o]
         k = kb.neighbour_strings(p.s, o, 3 - owner, nbr)
-        m = kr._safe_move(p.s, ctx, nbr, k, o, owner, 0)
+        m = kr._safe_move(p.s, nbr, k, o, owner, safe)
         if m == PASS:
             continue
         move = next(q for q in ref.points() if p.pos(q) == m)

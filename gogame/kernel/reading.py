@@ -40,19 +40,19 @@ How a node is read:
   ``break_chain_depth``), and, for a string of two liberties, a tenuki
   (pass), tried last, up to ``break_chain_depth``, for strings that may be
   safe already (deeper, or with more liberties, it seldom succeeds and
-  costs a whole attack read each time); the
-  attacker's race moves (extending its two-liberty strings; it never
-  shortens other owner strings, each such far move would cost a whole new
-  defence) stop past ``break_chain_depth``.
+  costs a whole attack read each time); the attacker's race moves
+  (extending its two-liberty strings; it never shortens other owner
+  strings, each such far move would cost a whole new defence) stop past
+  ``break_chain_depth``.
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
   then by the liberties the other side would get on a liberty of the
   target by playing there itself (the point both want); the owner's moves
   that make the string trivially safe come first, its self-ataris that
   capture nothing late, its moves on the first line a little later; an
-  atari on a two-liberty neighbour scores like a
-  liberty, and moves on the liberties of the owner's friends (either
-  side's) come before plain extensions.  Ties are broken by point, so that
+  atari on a two-liberty neighbour scores like a liberty, and moves on the
+  liberties of the owner's friends (either side's) come before plain
+  extensions.  Ties are broken by point, so that
   the answer depends only on the position, the question and the depths;
   an owner's move that leaves a string of two stones or more in atari and
   captures nothing is dropped, since it never defends.  Past
@@ -539,10 +539,11 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
         score -= 10                     # fewer liberties to come there
     if tl >= safe:
         score += 1000                   # first, whatever else scores
+    open_libs = min(kb.libs_after(s, m, 3 - color, 6), 5)
     if adjacent:
-        score += 4 * min(kb.libs_after(s, m, 3 - color, 6), 5)
+        score += 4 * open_libs
     else:
-        score += 3 * min(ml, 4) + 2 * min(kb.libs_after(s, m, 3 - color, 6), 5)
+        score += 3 * min(ml, 4) + 2 * open_libs
         if ml == 1 and not captures:
             score -= 30
     if tl == 1:
@@ -663,12 +664,12 @@ def _safe_libs(ctx, stackp):
 
 
 @njit(cache=True)
-def _safe_move(s, ctx, nbr, k, o, color, stackp):
-    """A legal move of the owner that leaves its string ``o`` trivially
-    safe one ply down -- an extension at a liberty, or a capture of one of
-    the ``k`` attacker neighbours ``nbr`` in atari -- or PASS when there is
-    none.  ``_order`` puts such moves first, whatever else scores."""
-    safe = _safe_libs(ctx, stackp + 1)
+def _safe_move(s, nbr, k, o, color, safe):
+    """A legal move of the owner that leaves its string ``o`` at least
+    ``safe`` liberties (trivially safe one ply down: ``_safe_libs``) -- an
+    extension at a liberty, or a capture of one of the ``k`` attacker
+    neighbours ``nbr`` in atari -- or PASS when there is none.  ``_order``
+    puts such moves first, whatever else scores."""
     libs = s[NLIB + o]
     for i in range(libs):
         lib = _lib(s, o, i)
@@ -685,7 +686,7 @@ def _safe_move(s, ctx, nbr, k, o, color, stackp):
 
 
 @njit(cache=True)
-def _trivial(s, ctx, target, libs, stackp):
+def _trivial(ctx, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
     return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
 
@@ -736,7 +737,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     stackp = s[H_STACKP]
     libs = s[NLIB + s[ORIGIN + target]]
     fail = 0 if attack else WIN
-    if _trivial(s, ctx, target, libs, stackp):
+    if _trivial(ctx, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
     ply = stackp - ctx[C_ROOT]
     if attack and libs == 1:
@@ -746,12 +747,12 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         if _capture_wins(s, lib, color):
             return _result(WIN, lib, alpha, beta)[0]
     nk = kb.neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
+    safe = _safe_libs(ctx, stackp + 1)
     if not attack and ply > 0:
         # below the root, a move that leaves the string trivially safe one
         # ply down wins at once: _order puts such moves first, so a full
         # read answers the same (WIN); only the root names its move
-        m = _safe_move(s, ctx, mv[ply, MAXMOVES:MAXMOVES + 24], nk, s[ORIGIN + target],
-                       color, stackp)
+        m = _safe_move(s, mv[ply, MAXMOVES:MAXMOVES + 24], nk, s[ORIGIN + target], color, safe)
         if m != PASS:
             return _result(WIN, m, alpha, beta)[0]
     use_cache = meta[kc.M_CAPACITY] > 0
@@ -777,8 +778,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk,
-                   _safe_libs(ctx, stackp + 1))
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
