@@ -145,12 +145,12 @@ class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
 
         def work():
             try:
-                box["session"] = self._factory()
+                session = self._factory()
             except BaseException as e:       # reported on first use
                 box["error"] = e
                 return
-            threading.Thread(target=_warm_player, name="gogame-warm-player",
-                             daemon=True).start()
+            _warm_kernels()                 # before the first command, not during it
+            box["session"] = session
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm = (thread, box)
@@ -676,8 +676,11 @@ def _private_stdin():
         return sys.stdin.buffer
 
 
-def _warm_player():
-    """Load (or compile) the playout kernel in the background."""
+def _warm_kernels():
+    """Load (or compile) the reading and playout kernels.  Done on the
+    prewarm thread before the session is handed over: loading them during a
+    command would slow that command, and a load on another thread would
+    hold the interpreter lock while the first commands run."""
     try:
         from .player import warm_up
         warm_up()

@@ -355,8 +355,8 @@ def guard(position, color, pt, reader=None, nodes=TACTIC_NODES):
 
 def warm_up():
     """Load the compiled playout, search and reading kernels (compile them
-    the first time) with a tiny search and one reading question on a 9x9
-    board of their own."""
+    the first time) with a tiny search and the reading questions (attack,
+    does_attack) on a 9x9 board of their own."""
     from .cache import ReadingCache
     from .position import Position
     from .reading import Reader
@@ -364,4 +364,6 @@ def warm_up():
     player = Player(capacity=2000)
     player.search(position, 1, 7.0, seconds=0.0, max_playouts=1)
     position.play("E5", "b")
-    Reader(cache=ReadingCache(0)).attack(position, (4, 4))
+    reader = Reader(cache=ReadingCache(0))
+    reader.attack(position, (4, 4))
+    reader.does_attack(position, (4, 4), (4, 5))

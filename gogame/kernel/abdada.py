@@ -41,19 +41,19 @@ def new_flag():
     return np.zeros(FLAG_LEN, np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def move_key(node_key, m):
     """The table key of move ``m`` at the node whose question key is ``node_key``."""
     k = node_key ^ (np.int64(m) * 1664525 + 1013904223)
     return k if k != 0 else np.int64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _bucket(key):
     return (key & (BUCKETS - 1)) * WAYS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_busy(table, key):
     b = _bucket(key)
     for w in range(WAYS):
@@ -62,7 +62,7 @@ def is_busy(table, key):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark(table, key):
     b = _bucket(key)
     for w in range(WAYS):
@@ -74,20 +74,20 @@ def mark(table, key):
     atomic_store(table, b, key)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unmark(table, key):
     b = _bucket(key)
     for w in range(WAYS):
         atomic_cas(table, b + w, key, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def stopped(flag):
     """Has the first thread finished the root?"""
     return atomic_load(flag, F_STOP) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(flag, thread):
     """Raise the stop flag; True for the first thread to call it."""
     if atomic_cas(flag, F_STOP, 0, 1) == 0:

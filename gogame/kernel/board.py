@@ -34,7 +34,7 @@ __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
 MOVE_WRITES = 10 * MAXPOS + 64
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _set(s, i, v):
     """Journaled write: remember the old value, then store ``v``.  Room on
     the change stack is checked once per move (``push_move``)."""
@@ -45,13 +45,13 @@ def _set(s, i, v):
     s[i] = v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _xor_key(hw, keys, kind, pos):
     hw[0] ^= keys[0, kind, pos]
     hw[1] ^= keys[1, kind, pos]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _new_mark(s):
     """A fresh mark generation for scratch scans (never journaled)."""
     g = s[H_MARKGEN] + 1
@@ -62,18 +62,18 @@ def _new_mark(s):
     return g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def origin(s, pos):
     return s[ORIGIN + pos]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def countlib(s, pos):
     """Liberties of the string at ``pos`` (exact)."""
     return s[NLIB + s[ORIGIN + pos]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def clear(s, hw, size):
     """An empty board of ``size``: border, header, no history, zero words."""
     s[:STACK] = 0
@@ -90,7 +90,7 @@ def clear(s, hw, size):
 
 # ------------------------------------------------------- liberty bookkeeping
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _relist_liberties(s, o):
     """Recompute the liberty count and list of string ``o`` by a scan."""
     w = s[H_W]
@@ -112,7 +112,7 @@ def _relist_liberties(s, o):
         _set(s, NLIB + o, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _merge_liberties(s, pos, a, b, c, d):
     """Liberties of the string just formed by the stone at ``pos`` and the
     strings ``a``..``d`` (their origins before joining; PASS for none), all
@@ -156,7 +156,7 @@ def _merge_liberties(s, pos, a, b, c, d):
         _set(s, NLIB + o, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remove_liberty(s, o, lib):
     """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
     n = s[NLIB + o]
@@ -174,7 +174,7 @@ def _remove_liberty(s, o, lib):
         _set(s, NLIB + o, n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_liberty(s, o, lib):
     """String ``o`` gained liberty ``lib`` (caller ensures it is new)."""
     n = s[NLIB + o]
@@ -183,7 +183,7 @@ def _add_liberty(s, o, lib):
     _set(s, NLIB + o, n + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _capture(s, hw, keys, o):
     """Remove string ``o``; its points become liberties of the neighbours."""
     w = s[H_W]
@@ -218,7 +218,7 @@ def _capture(s, hw, keys, o):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _join(s, a, b):
     """Merge the strings with origins ``a`` and ``b``; return the origin kept."""
     if s[NSTONES + a] < s[NSTONES + b]:
@@ -238,13 +238,13 @@ def _join(s, a, b):
 
 # ----------------------------------------------------------------- moves
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def is_legal(s, pos, color):
     """May ``color`` play at ``pos`` now?  Occupied, suicide and ko say no."""
     return legal(s, pos, color, False)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def legal(s, pos, color, ignore_ko):
     """``is_legal``; with ``ignore_ko`` a ko retake counts as legal (tryko)."""
     if pos == PASS:
@@ -270,7 +270,7 @@ def legal(s, pos, color, ignore_ko):
     return liberty or captures
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _do_move(s, hw, keys, pos, color):
     """Play a legal move (or PASS); journaled; updates both hash words."""
     ko = s[H_KO]
@@ -339,7 +339,7 @@ def _do_move(s, hw, keys, pos, color):
         _xor_key(hw, keys, KO_KEY, last_captured)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check(s, hw, keys, pos, where):
     """check_hashing: compare the words with a recomputation; flag the first."""
     h0, h1 = compute_hash(s, keys)
@@ -348,19 +348,19 @@ def _check(s, hw, keys, pos, where):
         s[H_HASHWHERE] = where
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def trymove(s, hw, keys, pos, color):
     """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
     return push_move(s, hw, keys, pos, color, False)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def tryko(s, hw, keys, pos, color):
     """``trymove`` that may retake a ko, as if a ko threat had been answered."""
     return push_move(s, hw, keys, pos, color, True)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def push_move(s, hw, keys, pos, color, ignore_ko):
     """trymove / tryko: one ply deeper on the change stack, or False."""
     if not legal(s, pos, color, ignore_ko):
@@ -380,7 +380,7 @@ def push_move(s, hw, keys, pos, color, ignore_ko):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def popgo(s, hw, keys):
     """Undo the last trymove: unwind the change stack, restore the words."""
     ply = s[H_STACKP] - 1
@@ -400,7 +400,7 @@ def popgo(s, hw, keys):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def play(s, hw, keys, pos, color):
     """A real move at depth 0: trymove, then commit (drop the journal)."""
     if s[H_STACKP] != 0:
@@ -412,7 +412,7 @@ def play(s, hw, keys, pos, color):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def play_sequence(s, hw, keys, moves, colors):
     """Play ``moves[i]`` for ``colors[i]`` in order; stop at the first illegal.
 
@@ -429,7 +429,7 @@ def play_sequence(s, hw, keys, moves, colors):
 
 # ----------------------------------------------------------------- setup
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def set_color(s, hw, keys, pos, color):
     """Setup (AB/AW/AE): put ``color`` (or EMPTY) at ``pos``, no captures.
 
@@ -444,7 +444,7 @@ def set_color(s, hw, keys, pos, color):
         _xor_key(hw, keys, color, pos)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def clear_ko(s, hw, keys):
     """Drop the ko point (with its inversion), unjournaled, at depth 0."""
     ko = s[H_KO]
@@ -453,7 +453,7 @@ def clear_ko(s, hw, keys):
         s[H_KO] = PASS
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def set_ko(s, hw, keys, pos):
     """Make ``pos`` the ko point (as SGF ``IL[]`` does), unjournaled."""
     clear_ko(s, hw, keys)
@@ -462,7 +462,7 @@ def set_ko(s, hw, keys, pos):
         _xor_key(hw, keys, KO_KEY, pos)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def rebuild_strings(s):
     """Recompute origins, rings, sizes and liberties from the colours.
 
@@ -508,7 +508,7 @@ def rebuild_strings(s):
 
 # ----------------------------------------------------------- string queries
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def findlib(s, pos, out):
     """Write the liberties of the string at ``pos`` into ``out``; return the count."""
     o = s[ORIGIN + pos]
@@ -534,7 +534,7 @@ def findlib(s, pos, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def neighbour_strings(s, o, color, out):
     """Origins of the ``color`` strings adjacent to string ``o``, in the order
     first met walking its stones, into ``out`` (as many as fit); return the
@@ -557,7 +557,7 @@ def neighbour_strings(s, o, color, out):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def libs_after(s, pos, color, limit):
     """Liberties the string through ``pos`` would have if ``color`` played the
     empty point ``pos`` (an accurate count, without playing it), capped at
@@ -614,7 +614,7 @@ def libs_after(s, pos, color, limit):
     return min(n, limit)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def string_stones(s, pos, out):
     """Write the stones of the string at ``pos`` into ``out``; return the count."""
     o = s[ORIGIN + pos]
@@ -629,7 +629,7 @@ def string_stones(s, pos, out):
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def list_strings(s, maxlibs, out):
     """Each string with at most ``maxlibs`` liberties, named by its lowest
     point, in increasing point order, into ``out``; return the count."""

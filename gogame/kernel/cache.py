@@ -117,7 +117,7 @@ def new_cache(budget_bytes, scheme, size, hash_bits=64, policy=POLICY_DEPTH_AGE)
     return table, meta
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mix(x):
     """splitmix64's finalizer: a bijective 64-bit scramble."""
     x ^= x >> np.uint64(30)
@@ -128,7 +128,7 @@ def _mix(x):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def question_word(routine, target, komaster, kom_pos, stackp, settings):
     """Pack the question fields (not the position) into one word: routine 3
     bits, target 10, komaster 2, kom_pos 10, stackp 10, settings 18."""
@@ -137,7 +137,7 @@ def question_word(routine, target, komaster, kom_pos, stackp, settings):
             | (np.int64(settings) << 35))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def question_keys(hw, q, mask):
     """Two question keys: each board word XOR a scramble of the fields;
     key 0 keeps only the ``mask`` bits (``--hash-bits``)."""
@@ -147,7 +147,7 @@ def question_keys(hw, q, mask):
     return k0 & mask, k1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pack_board(s, out):
     """The board at 2 bits a point (row-major), plus nothing else, into ``out``."""
     size = s[H_SIZE]
@@ -161,19 +161,19 @@ def pack_board(s, out):
             i += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _bucket(meta, k0):
     return ((k0 & np.int64(0x7FFFFFFFFFFFFFFF)) % meta[M_BUCKETS]) * 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _full_tag(table, e, k0):
     """``full``: does the entry at ``e`` carry tag ``k0`` (cheap pre-check)?"""
     data = table[e + 2]
     return (data & VALID) != 0 and (table[e + 1] ^ data) == k0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _match(table, meta, e, k0, k1, qk, pk):
     """The entry at ``e`` against the question: its data word (> 0) on an
     exact match, NO_TAG, or MISMATCH (tag matched, verification failed).
@@ -204,12 +204,12 @@ def _match(table, meta, e, k0, k1, qk, pk):
     return data if same else MISMATCH
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _data_of(table, meta, e):
     return table[e + 2] if meta[M_SCHEME] != SCHEME_SINGLE else table[e + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def probe(table, meta, stats, s, hw, q, pk):
     """Look the question up.  Returns the stored result or -1 on a miss.
     ``stats``: [probes, hits, stores, replacements, collisions]."""
@@ -238,7 +238,7 @@ def probe(table, meta, stats, s, hw, q, pk):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _write(table, meta, e, k0, k1, qk, pk, data):
     scheme = meta[M_SCHEME]
     if scheme == SCHEME_DOUBLE:
@@ -259,17 +259,17 @@ def _write(table, meta, e, k0, k1, qk, pk, data):
         table[e] = seq + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _work_of(data):
     return (data >> 32) & 0x3F
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _gen_of(data):
     return (data >> 40) & 0xFF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def store(table, meta, stats, s, hw, q, pk, result, work):
     """Store ``result`` (0 <= result < 2**32) for the question asked on the
     board ``s`` is on now; ``work`` = nodes below it.  ``pk`` is scratch
@@ -309,7 +309,7 @@ def store(table, meta, stats, s, hw, q, pk, result, work):
     _write(table, meta, e, k0, k1, qk, pk, data)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def entries_in_use(table, meta):
     n = 0
     wpe = meta[M_WPE]

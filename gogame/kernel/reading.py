@@ -163,7 +163,7 @@ def new_context():
     return ctx, mv, sc, pk
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def invert(code):
     """The same outcome seen from the other side."""
     if code == 0:
@@ -173,7 +173,7 @@ def invert(code):
     return 7 - code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(mv, sc, ply, n, pos, score):
     """Add a candidate (or add to its score); return the new count."""
     for i in range(n):
@@ -187,7 +187,7 @@ def _add(mv, sc, ply, n, pos, score):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort(mv, sc, ply, n):
     """Insertion sort: higher score first, then lower point."""
     for i in range(1, n):
@@ -202,12 +202,12 @@ def _sort(mv, sc, ply, n):
         sc[ply, j + 1] = v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _lib(s, o, k):
     return s[LIBS + o * MAXLIBS + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_liberties_of(s, mv, sc, ply, n, o, score):
     """All liberties (at most MAXLIBS) of string ``o`` as candidates."""
     for k in range(min(s[NLIB + o], MAXLIBS)):
@@ -215,7 +215,7 @@ def _add_liberties_of(s, mv, sc, ply, n, o, score):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_second_order(s, mv, sc, ply, n, o, score):
     """Empty neighbours of the liberties of ``o`` that are not liberties."""
     w = s[H_W]
@@ -228,7 +228,7 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
     """Liberties of the ``color`` strings (other than ``o``) that touch a
     liberty of ``o`` and have at most ``maxlibs`` liberties.  With the
@@ -245,7 +245,7 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_friend_approaches(s, mv, sc, ply, n, o, score):
     """Second-order liberties of the owner's two-liberty strings that touch a
     liberty of ``o``: approach moves that stop them (and ``o`` with them)
@@ -260,7 +260,7 @@ def _add_friend_approaches(s, mv, sc, ply, n, o, score):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     """Captures of attacker strings in atari next to the owner's strings that
     touch a liberty of ``o`` (its superstring, loosely): they give it air;
@@ -293,7 +293,7 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _extension_libs(s, x, fill, ext):
     """A lower bound, capped at 3, on the liberties of string ``x`` (two
     liberties, ``fill`` and ``ext``) after the opponent fills ``fill`` and
@@ -333,7 +333,7 @@ def _extension_libs(s, x, fill, ext):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ladder_escapes(s, x):
     """True when string ``x`` (two liberties) surely escapes a ladder: after
     either atari its extension has three liberties or more, which a ladder
@@ -346,7 +346,7 @@ def _ladder_escapes(s, x):
     return _extension_libs(s, x, a, b) >= 3 and _extension_libs(s, x, b, a) >= 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the attacker of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
@@ -383,7 +383,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the owner of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
@@ -425,7 +425,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _touching(s, x, o):
     """Stones of string ``x`` next to string ``o``."""
     w = s[H_W]
@@ -442,7 +442,7 @@ def _touching(s, x, o):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shared(s, a, b):
     """Liberties strings ``a`` and ``b`` have in common (listed ones)."""
     k = 0
@@ -452,7 +452,7 @@ def _shared(s, a, b):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _is_liberty(s, o, m):
     """Is the empty point ``m`` a liberty of string ``o``?"""
     w = s[H_W]
@@ -463,7 +463,7 @@ def _is_liberty(s, o, m):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _contact(s, m, color, o, nbr, k):
     """What ``color`` playing the empty point ``m`` would touch: (is ``m`` a
     liberty of the target ``o``, does it capture, the liberties ``o`` would
@@ -501,7 +501,7 @@ def _contact(s, m, color, o, nbr, k):
     return adjacent, captures, gain, bonus
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _on_edge(s, m):
     """Is ``m`` on the first line?"""
     w = s[H_W]
@@ -509,7 +509,7 @@ def _on_edge(s, m):
             or s[COLOR + m - w] == BORDER or s[COLOR + m + w] == BORDER)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _attack_score(s, m, color, libs, adjacent, gain, ml):
     """The attacker's score for the legal move ``m`` (``ml``: the liberties
     of the mover's string there): fewer liberties left to the target first,
@@ -524,7 +524,7 @@ def _attack_score(s, m, color, libs, adjacent, gain, ml):
     return score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
@@ -553,7 +553,7 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), and on a
@@ -588,7 +588,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _snapback(s, m, taken):
     """After a capture of ``taken`` stones at ``m``: is it a snapback, one
     stone taken by a string of two stones or more left with one liberty,
@@ -599,7 +599,7 @@ def _snapback(s, m, taken):
     return taken == 1 and s[NLIB + o] == 1 and s[NSTONES + o] > 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _capture_code(s, m, komaster, owner, taken):
     """The attacker's code for the capture of ``taken`` stones just made at
     ``m``: 0 into a snapback, KO_A when the owner may retake a ko (the
@@ -611,7 +611,7 @@ def _capture_code(s, m, komaster, owner, taken):
     return WIN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _capture_wins(s, lib, color):
     """Would ``color`` capturing the string in atari at ``lib`` score WIN, as
     ``_capture_code`` scores it after the move with no komaster: a legal
@@ -640,7 +640,7 @@ def _capture_wins(s, lib, color):
     return taken >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     """Play candidate ``m``: 1 played, 2 played as a conditional ko capture
     (komaster rules allow it), 0 not playable."""
@@ -654,7 +654,7 @@ def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_libs(ctx, stackp):
     """The fewest liberties that are trivially safe at ``stackp``: five;
     four past ``fourlib_depth``; three past ``depth`` or in a ladder read."""
@@ -663,7 +663,7 @@ def _safe_libs(ctx, stackp):
     return 4 if stackp > ctx[C_FOURLIB] else 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_move(s, nbr, k, o, color, safe):
     """A legal move of the owner that leaves its string ``o`` at least
     ``safe`` liberties (trivially safe one ply down: ``_safe_libs``) -- an
@@ -685,25 +685,25 @@ def _safe_move(s, nbr, k, o, color, safe):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trivial(ctx, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
     return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _next(code):
     """The next better code: 0 -> KO_B -> KO_A -> WIN."""
     return KO_B if code == 0 else code + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _prev(code):
     """The next worse code: WIN -> KO_A -> KO_B -> 0."""
     return 0 if code == KO_B else code - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _result(best, move, alpha, beta):
     """(packed result, bound) of a node that found ``best`` with window
     (alpha, beta), fail-hard: a result <= alpha is alpha (an upper bound, no
@@ -715,7 +715,7 @@ def _result(best, move, alpha, beta):
     return best * MOVE_SPAN + move, B_EXACT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _usable(hit, alpha, beta, stats):
     """A cache hit as the result for window (alpha, beta), or -1 when its
     bound does not decide this window: that probe then counts as a miss."""
@@ -727,7 +727,7 @@ def _usable(hit, alpha, beta, stats):
     return _result(code, move, alpha, beta)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
           komaster, alpha, beta):
     """Attack (``attack`` true) or defend ``target`` within the window
@@ -949,7 +949,7 @@ def new_shared():
     return np.zeros(ab.WAYS, np.int64), ab.new_flag()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _root(s, ctx):
     ctx[C_ROOT] = s[H_STACKP]
     ctx[C_ABORTED] = 0
@@ -957,7 +957,7 @@ def _root(s, ctx):
     ctx[C_ROOTNODES] = ctx[C_NODES]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target):
     """Entry point: attack or defend the string at ``target`` from here.
     A thread of a parallel read (``ctx[C_PARALLEL]`` set, ``ctx[C_THREAD]``
@@ -975,7 +975,7 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, t
     return r
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, move):
     """does_attack / does_defend: play ``move`` for the side to read, then ask
     whether the other side still succeeds; return the mover's code (serial)."""

@@ -26,7 +26,7 @@ def make_keys():
 KEYS = make_keys()
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def compute_hash(s, keys):
     """Both words from scratch: every stone's key, then the ko point's."""
     w = s[H_W]
