@@ -1,4 +1,5 @@
-"""Atomic operations on int64 array elements, for numba code run by threads.
+"""Atomic operations (and a prefetch hint) on int64 array elements, for
+numba code run by threads.
 
 numba has no CPU atomics, so each operation is an ``intrinsic`` that emits
 one LLVM atomic instruction (sequentially consistent) on the element's
@@ -13,8 +14,11 @@ weaker memory orders.
 * ``atomic_add(arr, i, v)``: add ``v``; returns the old value;
 * ``atomic_cas(arr, i, expected, v)``: write ``v`` only if the element
   equals ``expected``; returns the old value (equal to ``expected`` on
-  success).
+  success);
+* ``prefetch(arr, i)``: a hint to bring the element's cache line in for
+  reading soon; it changes nothing.
 """
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -80,3 +84,17 @@ def atomic_cas(typingctx, arr, idx, expected, value):
 
 
 __all__ = ["atomic_load", "atomic_store", "atomic_add", "atomic_cas"]
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    _check(arr, idx)
+
+    def codegen(context, builder, sig, args):
+        ptr = _pointer(context, builder, sig.args[0], args[0], args[1])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])     # read, keep, data
+        return context.get_dummy_value()
+    return types.none(arr, idx), codegen

@@ -53,6 +53,7 @@ hits.
 import numpy as np
 from numba import njit
 
+from . import atomics as at
 from .layout import COLOR, H_KO, H_SIZE, H_W
 
 SCHEME_DOUBLE, SCHEME_FULL, SCHEME_SINGLE = 1, 2, 3
@@ -207,6 +208,15 @@ def _match(table, meta, e, k0, k1, qk, pk):
 @njit(cache=True, _nrt=False, inline="always")
 def _data_of(table, meta, e):
     return table[e + 2] if meta[M_SCHEME] != SCHEME_SINGLE else table[e + 1]
+
+
+@njit(cache=True, _nrt=False)
+def prefetch(table, meta, hw, q):
+    """Start loading the bucket of the question ``q`` on this board (a
+    hint: a probe soon after finds it in the processor's cache)."""
+    if meta[M_BUCKETS] > 0:
+        k0, _ = question_keys(hw, q, meta[M_MASK])
+        at.prefetch(table, _bucket(meta, k0) * meta[M_WPE])
 
 
 @njit(cache=True, _nrt=False)

@@ -664,17 +664,24 @@ def _safe_libs(ctx, stackp):
 
 
 @njit(cache=True, _nrt=False)
-def _safe_move(s, nbr, k, o, color, safe):
-    """A legal move of the owner that leaves its string ``o`` at least
-    ``safe`` liberties (trivially safe one ply down: ``_safe_libs``) -- an
-    extension at a liberty, or a capture of one of the ``k`` attacker
-    neighbours ``nbr`` in atari -- or PASS when there is none.  ``_order``
-    puts such moves first, whatever else scores."""
-    libs = s[NLIB + o]
-    for i in range(libs):
+def _safe_extension(s, o, color, safe):
+    """A legal extension of the owner's string ``o`` at one of its
+    liberties that leaves it at least ``safe`` liberties (trivially safe one
+    ply down: ``_safe_libs``), or PASS when there is none."""
+    for i in range(s[NLIB + o]):
         lib = _lib(s, o, i)
         if kb.libs_after(s, lib, color, 6) >= safe and kb.legal(s, lib, color, False):
             return lib
+    return PASS
+
+
+@njit(cache=True, _nrt=False)
+def _safe_capture(s, nbr, k, o, color, safe):
+    """A capture of one of the ``k`` attacker neighbours ``nbr`` in atari
+    that leaves the owner's string ``o`` at least ``safe`` liberties, or
+    PASS.  With ``_safe_extension`` (tried first): the moves ``_order``
+    puts first, whatever else scores."""
+    libs = s[NLIB + o]
     for i in range(k):
         x = nbr[i]
         if s[NLIB + x] == 1:
@@ -740,25 +747,32 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if _trivial(ctx, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
     ply = stackp - ctx[C_ROOT]
+    use_cache = meta[kc.M_CAPACITY] > 0
+    q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
+                         stackp, ctx[C_SETTINGS])
+    if use_cache:
+        kc.prefetch(table, meta, hw, q)         # loads while the shortcuts run
     if attack and libs == 1:
         # decided before the cache and without a node: the attacker
         # captures (not a ko capture, not a snapback; decided unplayed)
         lib = _lib(s, s[ORIGIN + target], 0)
         if _capture_wins(s, lib, color):
             return _result(WIN, lib, alpha, beta)[0]
-    nk = kb.neighbour_strings(s, s[ORIGIN + target], 3 - mine, mv[ply, MAXMOVES:MAXMOVES + 24])
+    o = s[ORIGIN + target]
+    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]       # the attacker's neighbour strings,
+    nk = -1                                     # listed when first needed
     safe = _safe_libs(ctx, stackp + 1)
     if not attack and ply > 0:
         # below the root, a move that leaves the string trivially safe one
         # ply down wins at once: _order puts such moves first, so a full
         # read answers the same (WIN); only the root names its move
-        m = _safe_move(s, mv[ply, MAXMOVES:MAXMOVES + 24], nk, s[ORIGIN + target], color, safe)
+        m = _safe_extension(s, o, color, safe)
+        if m == PASS:
+            nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
+            m = _safe_capture(s, nbr, nk, o, color, safe)
         if m != PASS:
             return _result(WIN, m, alpha, beta)[0]
-    use_cache = meta[kc.M_CAPACITY] > 0
     share = ply < ctx[C_SHARE]
-    q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
-                         stackp, ctx[C_SETTINGS])
     if use_cache:
         hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
@@ -773,6 +787,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
+    if nk < 0:
+        nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     else:
