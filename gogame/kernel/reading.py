@@ -173,7 +173,7 @@ def invert(code):
     return 7 - code
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _add(mv, sc, ply, n, pos, score):
     """Add a candidate (or add to its score); return the new count."""
     for i in range(n):
@@ -187,7 +187,7 @@ def _add(mv, sc, ply, n, pos, score):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _sort(mv, sc, ply, n):
     """Insertion sort: higher score first, then lower point."""
     for i in range(1, n):
@@ -207,7 +207,7 @@ def _lib(s, o, k):
     return s[LIBS + o * MAXLIBS + k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _add_liberties_of(s, mv, sc, ply, n, o, score):
     """All liberties (at most MAXLIBS) of string ``o`` as candidates."""
     for k in range(min(s[NLIB + o], MAXLIBS)):
@@ -463,7 +463,7 @@ def _is_liberty(s, o, m):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _contact(s, m, color, o, nbr, k):
     """What ``color`` playing the empty point ``m`` would touch: (is ``m`` a
     liberty of the target ``o``, does it capture, the liberties ``o`` would
