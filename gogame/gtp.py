@@ -576,11 +576,17 @@ def read_line(stream, limit=MAX_LINE):
 
 
 class InputReader:
-    """Reads GTP lines on its own thread, so that a search can see input.
+    """Reads GTP lines for ``serve``: on the caller's thread while no
+    command has asked about input, then on a thread of its own, so that a
+    running search sees input.
 
-    Lines are queued in order as (text, too_long, blank); ``None`` marks the
-    end of input.  GoGui's ``# interrupt`` (a comment line) sets
-    ``interrupt``; ``waiting()`` is true while a line that is not blank waits.
+    Lines come as (text, too_long, blank); ``None`` marks the end of input.
+    The first call of ``waiting`` or ``interrupted`` (a search polling)
+    starts the thread, which reads from then on: a blocked read cannot be
+    taken back, so it never stops.  Until then each line costs no thread
+    hand-over.  On the thread, GoGui's ``# interrupt`` (a comment line) sets
+    ``interrupt``, and ``waiting()`` is true while a line that is not blank
+    waits.
     """
 
     def __init__(self, stream, limit=MAX_LINE):
@@ -590,28 +596,43 @@ class InputReader:
         self.interrupt = threading.Event()
         self._pending = 0
         self._lock = threading.Lock()
-        self.thread = threading.Thread(target=self._read, name="gogame-stdin", daemon=True)
-        self.thread.start()
+        self.thread = None
+
+    def _next(self):
+        """Read and classify one line; None at the end of input."""
+        try:
+            raw, too_long = read_line(self.stream, self.limit)
+        except (OSError, ValueError):
+            raw = None
+        if raw is None:
+            return None
+        text = raw.decode("utf-8", errors="replace")
+        blank = not too_long and parse_command(preprocess(text)) is None
+        return text, too_long, blank
 
     def _read(self):
         while True:
-            try:
-                raw, too_long = read_line(self.stream, self.limit)
-            except (OSError, ValueError):
-                raw = None
-            if raw is None:
+            item = self._next()
+            if item is None:
                 self.lines.put(None)
                 return
-            text = raw.decode("utf-8", errors="replace")
-            blank = not too_long and parse_command(preprocess(text)) is None
+            text, _, blank = item
             if blank and "interrupt" in text.split("#", 1)[-1].lower():
                 self.interrupt.set()
             if not blank:
                 with self._lock:
                     self._pending += 1
-            self.lines.put((text, too_long, blank))
+            self.lines.put(item)
+
+    def watch(self):
+        """Read on a thread from now on."""
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._read, name="gogame-stdin", daemon=True)
+            self.thread.start()
 
     def get(self):
+        if self.thread is None:
+            return self._next()
         item = self.lines.get()
         if item is not None and not item[2]:
             with self._lock:
@@ -619,13 +640,19 @@ class InputReader:
         return item
 
     def waiting(self):
+        self.watch()
         return self._pending > 0
+
+    def interrupted(self):
+        self.watch()
+        return self.interrupt.is_set()
 
 
 def serve(engine, stdin=None, stdout=None):
     """Answer GTP commands from ``stdin`` (bytes) until ``quit`` or end of
-    input.  stdin is read on its own thread (``InputReader``); responses are
-    answered in order and flushed one by one."""
+    input.  stdin is read by an ``InputReader`` (on its own thread once a
+    search polls for input); responses are answered in order and flushed
+    one by one."""
     stdin = stdin or _private_stdin()
     stdout = stdout or sys.stdout.buffer
     gone = []

@@ -51,7 +51,7 @@ class PlayCommands:
     out = None                      # write(bytes) for streamed responses
 
     def _interrupted(self):
-        return self.input is not None and self.input.interrupt.is_set()
+        return self.input is not None and self.input.interrupted()
 
     def _input_waiting(self):
         return self.input is not None and self.input.waiting()
