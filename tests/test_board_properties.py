@@ -812,9 +812,10 @@ def test_capture_wins_agrees_with_playing_the_capture(game):
 @PROPERTY
 @given(games(sizes=small_first, max_moves=150))
 def test_safe_move_leaves_the_string_trivially_safe(game):
-    """The reader's shortcut below the root (``_safe_move``): a move it names
-    is legal and, played, leaves the owner's string at least
-    ``_safe_libs`` liberties (trivially safe one ply down)."""
+    """The reader's shortcut below the root (``_safe_extension``, then
+    ``_safe_capture``): a move it names is legal and, played, leaves the
+    owner's string at least ``_safe_libs`` liberties (trivially safe one ply
+    down)."""
     import numpy as np
     from gogame.kernel import board as kb
     from gogame.kernel import reading as kr
@@ -830,7 +831,9 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
             continue
         owner = p.s[COLOR + o]
         k = kb.neighbour_strings(p.s, o, 3 - owner, nbr)
-        m = kr._safe_move(p.s, nbr, k, o, owner, safe)
+        m = kr._safe_extension(p.s, o, owner, safe)
+        if m == PASS:
+            m = kr._safe_capture(p.s, nbr, k, o, owner, safe)
         if m == PASS:
             continue
         move = next(q for q in ref.points() if p.pos(q) == m)
