@@ -29,7 +29,9 @@ a vertex (GNU Go then loads up to the first pass).
 
 The session (``engine.Engine``, which loads numba) is created lazily; ``main``
 starts it on a background thread so that ``name``, ``protocol_version`` and
-``list_commands`` are answered before the kernel is loaded.  Extensions:
+``list_commands`` are answered before the kernel is loaded; that thread
+also loads the reading and playout kernels before it hands the session
+over, so no command pays for them.  Extensions:
 ``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
 """
 import argparse
@@ -138,7 +140,8 @@ class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
 
     # --------------------------------------------------------- session
     def prewarm(self):
-        """Create the session on a background thread (loads numba)."""
+        """Create the session on a background thread (loads numba and the
+        compiled kernels)."""
         if self._session is not None or self._warm is not None:
             return
         box = {}

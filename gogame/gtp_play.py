@@ -8,9 +8,10 @@ spec's wording (``syntax error``, ``illegal move``, ``invalid number of
 stones``, ``board not empty``, ``bad vertex list``, ``cannot undo``,
 ``cannot score``) and leave the game as it was.
 
-A search stops early when ``self.input`` (the stdin reader thread of
-``gtp.serve``) has seen GoGui's ``# interrupt`` line (genmove) or any
-command line (lz-analyze).  ``lz-analyze`` streams: a ``=`` line, then one
+A search stops early when ``self.input`` (the stdin reader of
+``gtp.serve``, on a thread of its own from the search's first poll) has
+seen GoGui's ``# interrupt`` line (genmove) or any command line
+(lz-analyze).  ``lz-analyze`` streams: a ``=`` line, then one
 ``info move ... visits ... winrate ... order ... pv ...`` line per interval
 (win rates 0..10000 for the colour analysed, from real playouts), and a
 blank line once input arrives (or, with no input thread, after a short
