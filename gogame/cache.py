@@ -2,8 +2,11 @@
 
 ``ReadingCache(budget_mb, scheme, hash_bits, size, policy)`` owns the kernel
 table and its meta array (see ``gogame.kernel.cache`` for layouts and the
-replacement policy).  The table is laid out for one board size; ``for_size``
-re-lays it (empty) when the size changes.  A budget of 0 (or one smaller
+replacement policy).  ``full`` entries hold the packed board, so its table
+is laid out for one board size and ``for_size`` re-lays it (empty) when the
+size changes; ``double`` and ``single`` entries do not depend on the size,
+so their table and its entries stay (the reader puts the board size in
+every question).  A budget of 0 (or one smaller
 than a 2-entry bucket) disables caching.  Statistics are counted per reader
 (thread) and summed by the caller; ``stats`` adds what the table itself
 knows (capacity, bytes, entries in use).  Bad arguments raise ValueError.
@@ -71,9 +74,13 @@ class ReadingCache:
         return int(self.budget_mb * 2**20)
 
     def for_size(self, size):
-        """Make the table fit boards of ``size`` (cleared if it changes)."""
+        """Make the table fit boards of ``size``: re-laid (empty) when its
+        entry size changes with it (``full``), kept otherwise."""
         if size != self.size:
-            self.size = size
+            old, self.size = self.size, size
+            if old is not None and (kc.words_per_entry(kc.SCHEMES[self.scheme], old)
+                                    == kc.words_per_entry(kc.SCHEMES[self.scheme], size)):
+                return self
             self.table, self.meta = kc.new_cache(self.budget_bytes, kc.SCHEMES[self.scheme],
                                                  size, self.hash_bits, kc.POLICIES[self.policy])
         return self

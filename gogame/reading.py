@@ -75,7 +75,9 @@ class Reader:
         for ctx, _, _, _ in self._contexts:
             ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
             ctx[kr.C_NODELIMIT] = self.node_limit
-            ctx[kr.C_SETTINGS] = self._depth_shift() + 32   # the depths follow from it
+            # the depths follow from the shift; the size tells apart entries
+            # of other board sizes, which a double or single table keeps
+            ctx[kr.C_SETTINGS] = (self._depth_shift() + 32) | (position.size << 7)
             ctx[kr.C_LADDER] = 1 if ladder else 0
         self.cache.for_size(position.size)
         self.cache.meta[kc.M_GEN] += 1

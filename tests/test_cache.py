@@ -457,6 +457,35 @@ def test_depth_settings_ids_distinct():
     assert len(seen) > 20
 
 
+@pytest.mark.parametrize("scheme,kept", [("double", True), ("single", True), ("full", False)])
+def test_size_change_keeps_entries_unless_they_hold_the_board(scheme, kept):
+    """``double`` and ``single`` entries do not depend on the board size, so
+    a size change keeps the table and what it holds; ``full`` re-lays it."""
+    p = from_diagram(LADDER)
+    c = ReadingCache(0.01, scheme, size=9)
+    _store(c, p, Q, RESULT)
+    table = c.table
+    c.for_size(19)
+    assert (c.table is table) == kept
+    assert c.stats()["entries_in_use"] == (1 if kept else 0)
+    assert c.bytes_allocated <= 0.01 * 2**20
+
+
+def test_board_size_is_part_of_every_question():
+    """The same stones on two board sizes hash alike (one stone on the same
+    kernel index), so the size is in the settings id of every question."""
+    a, b = Position(9), Position(19)
+    a.play(a.pt(24), BLACK)                 # B2 on 9x9
+    b.play(b.pt(24), BLACK)                 # C1 on 19x19
+    assert (a.pt(24), b.pt(24)) == ((1, 1), (0, 2)) and a.hash == b.hash
+    r = Reader()
+    ids = set()
+    for size in SIZES:
+        r._prepare(Position(size))
+        ids.add(int(r.ctx[kr.C_SETTINGS]))
+    assert len(ids) == len(SIZES)
+
+
 @pytest.mark.parametrize("scheme", ["double", "full", "single"])
 def test_store_then_probe(scheme):
     p = from_diagram(LADDER)

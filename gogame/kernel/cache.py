@@ -1,7 +1,8 @@
 """Reading cache: a fixed table in one int64 array, sized by a byte budget.
 
 A *question* is (position, routine, target stone, komaster, ko position,
-stackp, depth settings).  ``question_keys`` folds the question into the two
+stackp, depth settings and board size: the same stones on two board sizes
+hash alike).  ``question_keys`` folds the question into the two
 board hash words, giving two 64-bit question keys, and packs the question
 fields into one word ``q`` for the ``full`` scheme.  Every field that can
 change a search result is in the question, so a stored result is exactly
