@@ -19,7 +19,8 @@ How a node is read:
   shortcut counts a node, nor uses the cache; only the root names its
   move, so naming another there changes nothing);
 * then the cache is probed (the question: position, routine, target stone,
-  komaster, stackp, depth settings); a miss counts a node;
+  komaster, stackp, depth settings and board size; its bucket was
+  prefetched at entry); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
   liberties, liberties of friendly strings the target could join (at most
   three liberties for the attacker, four for the owner: their liberties
