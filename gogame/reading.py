@@ -72,12 +72,14 @@ class Reader:
 
     def _prepare(self, position, ladder=False):
         """Settings into every context; a new cache generation (a root question)."""
+        depths = self.depths
+        # the depths follow from the shift; the size tells apart entries of
+        # other board sizes, which a double or single table keeps
+        settings = (self._depth_shift() + 32) | (position.size << 7)
         for ctx, _, _, _ in self._contexts:
-            ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = self.depths
+            ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = depths
             ctx[kr.C_NODELIMIT] = self.node_limit
-            # the depths follow from the shift; the size tells apart entries
-            # of other board sizes, which a double or single table keeps
-            ctx[kr.C_SETTINGS] = (self._depth_shift() + 32) | (position.size << 7)
+            ctx[kr.C_SETTINGS] = settings
             ctx[kr.C_LADDER] = 1 if ladder else 0
         self.cache.for_size(position.size)
         self.cache.meta[kc.M_GEN] += 1

@@ -83,9 +83,6 @@ def atomic_cas(typingctx, arr, idx, expected, value):
     return types.int64(arr, idx, expected, value), codegen
 
 
-__all__ = ["atomic_load", "atomic_store", "atomic_add", "atomic_cas"]
-
-
 @intrinsic
 def prefetch(typingctx, arr, idx):
     _check(arr, idx)
@@ -98,3 +95,6 @@ def prefetch(typingctx, arr, idx):
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])     # read, keep, data
         return context.get_dummy_value()
     return types.none(arr, idx), codegen
+
+
+__all__ = ["atomic_load", "atomic_store", "atomic_add", "atomic_cas", "prefetch"]

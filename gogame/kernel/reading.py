@@ -743,7 +743,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
-    libs = s[NLIB + s[ORIGIN + target]]
+    o = s[ORIGIN + target]
+    libs = s[NLIB + o]
     fail = 0 if attack else WIN
     if _trivial(ctx, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
@@ -756,10 +757,9 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if attack and libs == 1:
         # decided before the cache and without a node: the attacker
         # captures (not a ko capture, not a snapback; decided unplayed)
-        lib = _lib(s, s[ORIGIN + target], 0)
+        lib = _lib(s, o, 0)
         if _capture_wins(s, lib, color):
             return _result(WIN, lib, alpha, beta)[0]
-    o = s[ORIGIN + target]
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]       # the attacker's neighbour strings,
     nk = -1                                     # listed when first needed
     safe = _safe_libs(ctx, stackp + 1)
@@ -833,7 +833,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     lazy = False
                     # their nodes use the rows past this ply: shift the root
                     ctx[C_ROOT] -= 1
-                    o = s[ORIGIN + target]
                     kx = kb.neighbour_strings(s, o, 3 - mine,
                                             mv[ply + 1, MAXMOVES:MAXMOVES + 24])
                     x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
