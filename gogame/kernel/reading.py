@@ -25,18 +25,22 @@ How a node is read:
   liberties, liberties of friendly strings the target could join (at most
   three liberties for the attacker, four for the owner: their liberties
   are often the vital points of the eye shape; the owner also with one
-  liberty, up to ``superstring_depth``), the attacker also backfilling and
-  approach moves against two liberties (second-order liberties of the
-  owner's two-liberty strings next to the target's liberties, up to
+  liberty, up to ``superstring_depth``; the attacker's second-order and
+  friend liberties only against three liberties or fewer, as GNU Go's
+  attack4 has none), the attacker also backfilling and approach moves
+  against two liberties (second-order liberties of the owner's
+  two-liberty strings next to the target's liberties, up to
   ``backfill2_depth``), and saving its own strings in atari or, in a race,
-  with two liberties; for the owner: captures and ataris of neighbours
+  with two liberties (against a target of two liberties only a string
+  with the very same two); for the owner: captures and ataris of neighbours
   (with an atari, also the liberties of the owner's other strings of at
   most two liberties next to that neighbour, which win the race; a string
   in atari gets no ataris and no race moves), liberties of neighbours
   with at most one liberty more than the target (against two liberties,
   one more for each liberty they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
-  only up to ``backfill2_depth``), captures and ataris of attacker strings
+  only up to ``backfill2_depth``; none of a neighbour with two escapes,
+  liberties where it would extend to six liberties or more), captures and ataris of attacker strings
   next to friendly strings touching a liberty (ataris up to
   ``break_chain_depth``), and, for a string of two liberties, a tenuki
   (pass), tried last, up to ``break_chain_depth``, for strings that may be
@@ -57,8 +61,14 @@ How a node is read:
   the answer depends only on the position, the question and the depths;
   an owner's move that leaves a string of two stones or more in atari and
   captures nothing is dropped, since it never defends.  Past
-  ``break_chain_depth`` only the best eight are tried, past
-  ``branch_depth`` two;
+  ``break_chain_depth`` only the best eight are tried against three
+  liberties or more, four otherwise, past ``branch_depth`` one or two;
+* an attacker's move that captures nothing is not played when the owner
+  has an extension that leaves its string more liberties than is
+  trivially safe one ply down, at another point (two such extensions: at
+  any point): the move takes one of the counted liberties at most, so the
+  owner's shortcut below would answer WIN at once.  Such a move still
+  counts as tried, so the search is the same as if it were played;
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
   three attacker neighbours are read (questions of their own, in ladder
@@ -357,13 +367,13 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
     if ctx[C_LADDER]:
         return n
-    if stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
+    if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n = _add_second_order(s, mv, sc, ply, n, o, -2)
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, 10)
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
-    if stackp <= ctx[C_BACKFILL]:
+    if stackp <= ctx[C_BACKFILL] and libs == 2:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
-        if libs == 2 and stackp <= ctx[C_BACKFILL2]:
+        if stackp <= ctx[C_BACKFILL2]:
             n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
@@ -371,7 +381,9 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
-        if xl == 1 or (race and xl == 2 and libs >= 2):
+        # against two liberties, only a neighbour with the very same two
+        # liberties is in the race
+        if xl == 1 or (race and xl == 2 and (libs >= 3 or _shared(s, x, o) == 2)):
             # save it: extend, or capture the owner's strings in atari around it
             # (shortening other owner strings there reads too wide: each such
             # far move costs a whole new defence)
@@ -411,7 +423,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             near = (ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                     else ctx[C_BACKFILL2])
             if stackp <= near and xl <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0):
-                n = _add_liberties_of(s, mv, sc, ply, n, x, 0)
+                n = _add_race_liberties(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 30,
                                 stackp <= ctx[C_BREAKCHAIN])
@@ -424,6 +436,22 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
         n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
     return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_race_liberties(s, mv, sc, ply, n, x, score):
+    """The liberties of the attacker's string ``x`` (three or more) as the
+    owner's race moves, unless ``x`` has two escapes: liberties where it
+    would extend to six liberties or more.  Such a string is out of reach
+    of a race (GNU Go's break_chain3 skips it at four already)."""
+    color = s[COLOR + x]
+    escapes = 0
+    for i in range(min(s[NLIB + x], MAXLIBS)):
+        if kb.libs_after(s, _lib(s, x, i), color, 6) >= 6:
+            escapes += 1
+            if escapes == 2:
+                return n
+    return _add_liberties_of(s, mv, sc, ply, n, x, score)
 
 
 @njit(cache=True, _nrt=False)
@@ -694,6 +722,33 @@ def _safe_capture(s, nbr, k, o, color, safe):
 
 
 @njit(cache=True, _nrt=False)
+def _lasting_extensions(s, o, color, safe):
+    """Up to two legal extensions of string ``o`` at its liberties that leave
+    it more than ``safe`` liberties: after any other move of the attacker's
+    that captures nothing (it fills one of the counted points at most, and
+    clears the ko point) each still leaves ``safe`` or more.  PASS pads."""
+    e0 = PASS
+    for i in range(s[NLIB + o]):
+        lib = _lib(s, o, i)
+        if kb.libs_after(s, lib, color, 6) > safe and kb.legal(s, lib, color, False):
+            if e0 != PASS:
+                return e0, lib
+            e0 = lib
+    return e0, PASS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _captures(s, m, color):
+    """Would ``color`` at the empty point ``m`` capture a string?"""
+    w = s[H_W]
+    other = 3 - color
+    for q in (m - 1, m + 1, m - w, m + w):
+        if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] == 1:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _trivial(ctx, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
     return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
@@ -801,7 +856,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     best_move = PASS
     best_i = MAXMOVES
     tries = 0
-    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN] else 8 if stackp <= ctx[C_BRANCH]
+    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
+                 else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
                  else 1 if attack and libs >= 3 else 2)
     # the owner may capture a two-liberty neighbour in a ladder: those
     # ladders are read (as questions of their own) only when the other
@@ -818,6 +874,11 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     i = -1
     cut_i = MAXMOVES          # the first move left untried by max_tries
     lazy_i = MAXMOVES         # the first move the ladder reads added
+    # the owner's extensions that stay trivially safe one ply below the
+    # attacker's move, found when first needed (see the loop)
+    ext0 = PASS
+    ext1 = PASS
+    ext_known = not attack
     while True:
         if not second:
             i += 1
@@ -893,6 +954,14 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     cut_i = idx
                 continue
             tries += 1
+        if not ext_known:
+            ext0, ext1 = _lasting_extensions(s, o, mine, _safe_libs(ctx, stackp + 2))
+            ext_known = True
+        if ((ext1 != PASS or (ext0 != PASS and m != ext0)) and m != PASS
+                and not _captures(s, m, color)):
+            # the owner's reply would win by that extension at once (the
+            # shortcut above, one ply down): the move fails, unplayed
+            continue
         if ndef > 0 and use_cache:
             # another thread may have finished this node meanwhile
             hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
