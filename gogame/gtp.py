@@ -543,11 +543,13 @@ def _vertices(points):
 
 def _result(code, move):
     """GNU Go's answer to attack/defend: ``0`` or ``CODE VERTEX`` (PASS if none)."""
-    from .coords import format_gtp
     code = int(code)
     if not 0 <= code <= 3:
         raise ValueError(f"reading code {code} not in 0..3")
-    return f"{code} {format_gtp(move)}" if code else "0"
+    if not code:
+        return "0"
+    from .coords import format_gtp
+    return f"{code} {format_gtp(move)}"
 
 
 def _detail(e):

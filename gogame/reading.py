@@ -56,6 +56,7 @@ class Reader:
         self.busy, self.flag = kr.new_shared()
         self._pool = None
         self.stopped_searches = [0] * threads
+        self._prepared = None       # the settings last written into the contexts
 
     # -------------------------------------------------------- settings
     def _depth_shift(self):
@@ -72,16 +73,21 @@ class Reader:
 
     def _prepare(self, position, ladder=False):
         """Settings into every context; a new cache generation (a root question)."""
-        depths = self.depths
-        # the depths follow from the shift; the size tells apart entries of
-        # other board sizes, which a double or single table keeps
-        settings = (self._depth_shift() + 32) | (position.size << 7)
+        shift = self._depth_shift()
+        key = (shift, position.size, self.node_limit, id(self.cache))
+        if key != self._prepared:
+            # the depths follow from the shift; the size tells apart entries
+            # of other board sizes, which a double or single table keeps
+            depths = self.depths
+            settings = (shift + 32) | (position.size << 7)
+            for ctx, _, _, _ in self._contexts:
+                ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = depths
+                ctx[kr.C_NODELIMIT] = self.node_limit
+                ctx[kr.C_SETTINGS] = settings
+            self.cache.for_size(position.size)
+            self._prepared = key
         for ctx, _, _, _ in self._contexts:
-            ctx[kr.C_DEPTH:kr.C_KODEPTH + 1] = depths
-            ctx[kr.C_NODELIMIT] = self.node_limit
-            ctx[kr.C_SETTINGS] = settings
             ctx[kr.C_LADDER] = 1 if ladder else 0
-        self.cache.for_size(position.size)
         self.cache.meta[kc.M_GEN] += 1
 
     def _sum(self, lo, hi=None):
