@@ -69,6 +69,15 @@ How a node is read:
   any point): the move takes one of the counted liberties at most, so the
   owner's shortcut below would answer WIN at once.  Such a move still
   counts as tried, so the search is the same as if it were played;
+* killer: below the root, up to ``break_chain_depth`` and outside ladder
+  reads, the owner's move that refuted a sibling's attacker move (the
+  last cut-off among the children of the same node) is tried first; the
+  try limit is not reached there and the code of a node does not depend
+  on its order.  An entry stored by a node so reordered is marked
+  (``ANY_MOVE``): its move wins but need not be the first in generator
+  order, so the root, which names that one, reads it again.  In attacker
+  nodes the same reordering cost nodes (a sibling's capture is seldom the
+  one that works here);
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
   three attacker neighbours are read (questions of their own, in ladder
@@ -88,8 +97,9 @@ How a node is read:
   (alpha, beta) and answers fail-hard (a result <= alpha is alpha, an upper
   bound; one >= beta is beta, a lower bound); the cache keeps the bound
   with the result and uses an entry only when its bound decides the window.
-  Among moves of equal value the first in generator order is named, so the
-  answer (code and move) does not depend on the cache or on threads;
+  Among moves of equal value the first in generator order is named at the
+  root, so the answer (code and move) does not depend on the cache or on
+  threads;
 * ``ctx`` carries the depth parameters, a node limit (per root question;
   an aborted search stores nothing) and the counters.
 
@@ -158,6 +168,8 @@ CTX_LEN = 32
 B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
 DROPPED = -(1 << 20)      # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
+ANY_MOVE = 1 << 17        # stored with a result whose move need not be the first
+KILLER = MAXMOVES + 48    # mv column: the move that last cut off at this ply
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -168,7 +180,7 @@ def new_context():
     the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH:C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, MAXMOVES + 48), np.int32)   # moves, then scratch
+    mv = np.zeros((READ_PLIES + 2, KILLER + 1), np.int32)   # moves, scratch, killer
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
     pk = np.zeros(32, np.int64)
     return ctx, mv, sc, pk
@@ -618,6 +630,23 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
 
 
 @njit(cache=True, _nrt=False)
+def _killer_first(mv, ply, n):
+    """Move this ply's killer to the front of the ``n`` ordered candidates
+    when it is among them (not first already, never the tenuki); True
+    when the order changed."""
+    kil = mv[ply, KILLER]
+    if kil == PASS or mv[ply, 0] == kil:
+        return False
+    for j in range(1, n):
+        if mv[ply, j] == kil:
+            for i in range(j, 0, -1):
+                mv[ply, i] = mv[ply, i - 1]
+            mv[ply, 0] = kil
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _snapback(s, m, taken):
     """After a capture of ``taken`` stones at ``m``: is it a snapback, one
     stone taken by a string of two stones or more left with one liberty,
@@ -779,9 +808,16 @@ def _result(best, move, alpha, beta):
 
 
 @njit(cache=True, _nrt=False)
-def _usable(hit, alpha, beta, stats):
+def _usable(hit, alpha, beta, stats, root):
     """A cache hit as the result for window (alpha, beta), or -1 when its
-    bound does not decide this window: that probe then counts as a miss."""
+    bound does not decide this window, or at the ``root`` when its move was
+    found in killer order (the root names the first move in generator
+    order): that probe then counts as a miss."""
+    if hit & ANY_MOVE:
+        if root:
+            stats[kc.S_HITS] -= 1
+            return -1
+        hit -= ANY_MOVE
     bound = hit // BOUND_SPAN
     code, move = divmod(hit % BOUND_SPAN, MOVE_SPAN)
     if (bound == B_LOWER and code < beta) or (bound == B_UPPER and code > alpha):
@@ -832,7 +868,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if use_cache:
         hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
-            r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5])
+            r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5], ply == 0)
             if r >= 0:
                 return r
     if ctx[C_PARALLEL] != 0 and ab.stopped(flag):
@@ -851,6 +887,13 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
+    # the owner, below the root, with no try limit and not in a ladder read:
+    # the move that refuted a sibling's attacker move goes first
+    killed = False
+    if (not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0
+            and stackp <= ctx[C_BREAKCHAIN]):
+        killed = _killer_first(mv, ply, n)
+    mv[ply + 1, KILLER] = PASS      # the children's killers come from each other
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
@@ -966,7 +1009,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             # another thread may have finished this node meanwhile
             hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
             if hit >= 0:
-                r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5])
+                r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5], ply == 0)
                 if r >= 0:
                     ctx[C_REPROBES] += 1
                     return r
@@ -1022,9 +1065,12 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             best_move = m
             best_i = idx
     result, bound = _result(best, best_move, alpha, beta)
+    if best >= beta and best_move != PASS and ctx[C_LADDER] == 0:
+        mv[ply, KILLER] = best_move
     if use_cache and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
         kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk,
-                 result + bound * BOUND_SPAN, ctx[C_NODES] - nodes0 + 1)
+                 result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0),
+                 ctx[C_NODES] - nodes0 + 1)
     return result
 
 
@@ -1035,8 +1081,9 @@ def new_shared():
 
 
 @njit(cache=True, _nrt=False)
-def _root(s, ctx):
+def _root(s, ctx, mv):
     ctx[C_ROOT] = s[H_STACKP]
+    mv[:, KILLER] = PASS            # killers never outlive a question
     ctx[C_ABORTED] = 0
     ctx[C_STOPPED] = 0
     ctx[C_ROOTNODES] = ctx[C_NODES]
@@ -1049,7 +1096,7 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, t
     its number) raises ``flag`` when it finishes first; a thread stopped by
     another's flag answers 0 with ``ctx[C_STOPPED]`` set.  The caller
     advances the cache generation (``meta[M_GEN]``) once per root question."""
-    _root(s, ctx)
+    _root(s, ctx, mv)
     if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
         return 0
     r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack,
@@ -1064,7 +1111,7 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, t
 def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, move):
     """does_attack / does_defend: play ``move`` for the side to read, then ask
     whether the other side still succeeds; return the mover's code (serial)."""
-    _root(s, ctx)
+    _root(s, ctx, mv)
     mine = s[COLOR + target]
     if mine != BLACK and mine != WHITE:
         return 0
