@@ -69,11 +69,11 @@ How a node is read:
   any point): the move takes one of the counted liberties at most, so the
   owner's shortcut below would answer WIN at once.  Such a move still
   counts as tried, so the search is the same as if it were played;
-* killer: below the root, up to ``break_chain_depth`` and outside ladder
-  reads, the owner's move that refuted a sibling's attacker move (the
-  last cut-off among the children of the same node) is tried first; the
-  try limit is not reached there and the code of a node does not depend
-  on its order.  An entry stored by a node so reordered is marked
+* killer: below the root and outside ladder reads, the owner's move that
+  refuted a sibling's attacker move (the last cut-off among the children
+  of the same node) is tried first when it is among the moves the try
+  limit lets through: the same moves are tried, so the code of a node
+  does not depend on their order.  An entry stored by a node so reordered is marked
   (``ANY_MOVE``): its move wins but need not be the first in generator
   order, so the root, which names that one, reads it again.  In attacker
   nodes the same reordering cost nodes (a sibling's capture is seldom the
@@ -631,9 +631,9 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
 
 @njit(cache=True, _nrt=False)
 def _killer_first(mv, ply, n):
-    """Move this ply's killer to the front of the ``n`` ordered candidates
-    when it is among them (not first already, never the tenuki); True
-    when the order changed."""
+    """Move this ply's killer to the front of the first ``n`` ordered
+    candidates when it is among them (not first already, never the
+    tenuki); True when the order changed."""
     kil = mv[ply, KILLER]
     if kil == PASS or mv[ply, 0] == kil:
         return False
@@ -887,21 +887,20 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
-    # the owner, below the root, with no try limit and not in a ladder read:
-    # the move that refuted a sibling's attacker move goes first
+    # the owner, below the root and not in a ladder read: the move that
+    # refuted a sibling's attacker move goes first, if it is tried at all
+    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
+                 else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
+                 else 1 if attack and libs >= 3 else 2)
     killed = False
-    if (not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0
-            and stackp <= ctx[C_BREAKCHAIN]):
-        killed = _killer_first(mv, ply, n)
+    if not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0:
+        killed = _killer_first(mv, ply, min(n, max_tries))
     mv[ply + 1, KILLER] = PASS      # the children's killers come from each other
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
     best_i = MAXMOVES
     tries = 0
-    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
-                 else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
-                 else 1 if attack and libs >= 3 else 2)
     # the owner may capture a two-liberty neighbour in a ladder: those
     # ladders are read (as questions of their own) only when the other
     # moves, tenuki excepted, have not reached beta (see the module doc)
