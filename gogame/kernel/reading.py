@@ -40,8 +40,9 @@ How a node is read:
   one more for each liberty they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``; none of a neighbour with two escapes,
-  liberties where it would extend to six liberties or more), captures and ataris of attacker strings
-  next to friendly strings touching a liberty (ataris up to
+  liberties where it would extend to six liberties or more), captures
+  and ataris of attacker strings next to friendly strings touching a
+  liberty (ataris up to
   ``break_chain_depth``), and, for a string of two liberties, a tenuki
   (pass), tried last, up to ``break_chain_depth``, for strings that may be
   safe already (deeper, or with more liberties, it seldom succeeds and
@@ -73,11 +74,11 @@ How a node is read:
   refuted a sibling's attacker move (the last cut-off among the children
   of the same node) is tried first when it is among the moves the try
   limit lets through: the same moves are tried, so the code of a node
-  does not depend on their order.  An entry stored by a node so reordered is marked
-  (``ANY_MOVE``): its move wins but need not be the first in generator
-  order, so the root, which names that one, reads it again.  In attacker
-  nodes the same reordering cost nodes (a sibling's capture is seldom the
-  one that works here);
+  does not depend on their order.  An entry stored by a node so
+  reordered is marked (``ANY_MOVE``): its move wins but need not be the
+  first in generator order, so the root, which names that one, reads it
+  again.  In attacker nodes the same reordering cost nodes (a sibling's
+  capture is seldom the one that works here);
 * lazy ladders: when the owner's moves (the tenuki excepted) have not
   reached beta, the ladders of the two-liberty strings among the first
   three attacker neighbours are read (questions of their own, in ladder
