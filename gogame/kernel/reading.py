@@ -42,8 +42,8 @@ How a node is read:
   only up to ``backfill2_depth``; none of a neighbour with two escapes,
   liberties where it would extend to six liberties or more), captures
   and ataris of attacker strings next to friendly strings touching a
-  liberty (ataris up to
-  ``break_chain_depth``), and, for a string of two liberties, a tenuki
+  liberty (ataris up to ``break_chain_depth``), and, for a string of two
+  liberties, a tenuki
   (pass), tried last, up to ``break_chain_depth``, for strings that may be
   safe already (deeper, or with more liberties, it seldom succeeds and
   costs a whole attack read each time); the attacker's race moves
