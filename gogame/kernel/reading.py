@@ -79,9 +79,10 @@ How a node is read:
   first in generator order, so the root, which names that one, reads it
   again.  In attacker nodes the same reordering cost nodes (a sibling's
   capture is seldom the one that works here);
-* lazy ladders: when the owner's moves (the tenuki excepted) have not
-  reached beta, the ladders of the two-liberty strings among the first
-  three attacker neighbours are read (questions of their own, in ladder
+* lazy ladders: up to ``depth`` (past it three liberties are safe and
+  reading is down to ladders anyway), when the owner's moves (the tenuki
+  excepted) have not reached beta, the ladders of the two-liberty
+  strings among the first three attacker neighbours are read (questions of their own, in ladder
   mode; with one liberty only those of neighbours sharing it, since any
   other atari lets the attacker capture first), and the captures found
   that were not tried yet come next, before the tenuki and past the try
@@ -905,7 +906,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     # the owner may capture a two-liberty neighbour in a ladder: those
     # ladders are read (as questions of their own) only when the other
     # moves, tenuki excepted, have not reached beta (see the module doc)
-    lazy = not attack and ctx[C_LADDER] == 0
+    lazy = not attack and ctx[C_LADDER] == 0 and stackp <= ctx[C_DEPTH]
     c0 = PASS
     c1 = PASS
     # ABDADA: later moves another thread is searching are deferred to a
