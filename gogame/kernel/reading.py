@@ -64,12 +64,12 @@ How a node is read:
   captures nothing is dropped, since it never defends.  Past
   ``break_chain_depth`` only the best eight are tried against three
   liberties or more, four otherwise, past ``branch_depth`` one or two;
-* an attacker's move that captures nothing is not played when the owner
-  has an extension that leaves its string more liberties than is
-  trivially safe one ply down, at another point (two such extensions: at
-  any point): the move takes one of the counted liberties at most, so the
-  owner's shortcut below would answer WIN at once.  Such a move still
-  counts as tried, so the search is the same as if it were played;
+* an attacker's candidate that captures nothing is dropped before the
+  ordering when the owner has an extension that leaves its string more
+  liberties than is trivially safe one ply down, at another point (two
+  such extensions: at any point): the move takes one of the counted
+  liberties at most, so the owner's shortcut below would answer WIN at
+  once;
 * killer: below the root and outside ladder reads, the owner's move that
   refuted a sibling's attacker move (the last cut-off among the children
   of the same node) is tried first when it is among the moves the try
@@ -768,6 +768,25 @@ def _lasting_extensions(s, o, color, safe):
     return e0, PASS
 
 
+@njit(cache=True, _nrt=False)
+def _drop_futile(s, mv, sc, ply, n, o, mine, color, safe):
+    """Drop the attacker's candidates that fail for sure (they capture
+    nothing and leave the owner a lasting extension elsewhere: see
+    ``_lasting_extensions``); return the count kept."""
+    ext0, ext1 = _lasting_extensions(s, o, mine, safe)
+    if ext0 == PASS:
+        return n
+    k = 0
+    for i in range(n):
+        m = mv[ply, i]
+        if (ext1 != PASS or m != ext0) and not _captures(s, m, color):
+            continue
+        mv[ply, k] = m
+        sc[ply, k] = sc[ply, i]
+        k += 1
+    return k
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _captures(s, m, color):
     """Would ``color`` at the empty point ``m`` capture a string?"""
@@ -885,6 +904,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
+        n = _drop_futile(s, mv, sc, ply, n, o, mine, color, _safe_libs(ctx, stackp + 2))
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
@@ -918,11 +938,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     i = -1
     cut_i = MAXMOVES          # the first move left untried by max_tries
     lazy_i = MAXMOVES         # the first move the ladder reads added
-    # the owner's extensions that stay trivially safe one ply below the
-    # attacker's move, found when first needed (see the loop)
-    ext0 = PASS
-    ext1 = PASS
-    ext_known = not attack
     while True:
         if not second:
             i += 1
@@ -998,14 +1013,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     cut_i = idx
                 continue
             tries += 1
-        if not ext_known:
-            ext0, ext1 = _lasting_extensions(s, o, mine, _safe_libs(ctx, stackp + 2))
-            ext_known = True
-        if ((ext1 != PASS or (ext0 != PASS and m != ext0)) and m != PASS
-                and not _captures(s, m, color)):
-            # the owner's reply would win by that extension at once (the
-            # shortcut above, one ply down): the move fails, unplayed
-            continue
         if ndef > 0 and use_cache:
             # another thread may have finished this node meanwhile
             hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
