@@ -953,11 +953,17 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     lazy = False
                     # their nodes use the rows past this ply: shift the root
                     ctx[C_ROOT] -= 1
-                    kx = kb.neighbour_strings(s, o, 3 - mine,
-                                            mv[ply + 1, MAXMOVES:MAXMOVES + 24])
-                    x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
-                    x1 = mv[ply + 1, MAXMOVES + 1] if kx > 1 else PASS
-                    x2 = mv[ply + 1, MAXMOVES + 2] if kx > 2 else PASS
+                    if ndef == 0:
+                        kx = nk                 # the neighbour list is intact
+                        x0 = nbr[0] if kx > 0 else PASS
+                        x1 = nbr[1] if kx > 1 else PASS
+                        x2 = nbr[2] if kx > 2 else PASS
+                    else:
+                        kx = kb.neighbour_strings(s, o, 3 - mine,
+                                                mv[ply + 1, MAXMOVES:MAXMOVES + 24])
+                        x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
+                        x1 = mv[ply + 1, MAXMOVES + 1] if kx > 1 else PASS
+                        x2 = mv[ply + 1, MAXMOVES + 2] if kx > 2 else PASS
                     for x in (x0, x1, x2):
                         if (x != PASS and s[NLIB + x] == 2 and c1 == PASS
                                 and (libs > 1 or _lib(s, x, 0) == _lib(s, o, 0)
