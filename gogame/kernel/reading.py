@@ -171,7 +171,7 @@ B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
 DROPPED = -(1 << 20)      # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 ANY_MOVE = 1 << 17        # stored with a result whose move need not be the first
-KILLER = MAXMOVES + 48    # mv column: the move that last cut off at this ply
+KILLER = MAXMOVES + 48    # mv column: the owner's last refutation among siblings
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -909,11 +909,11 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
-    # the owner, below the root and not in a ladder read: the move that
-    # refuted a sibling's attacker move goes first, if it is tried at all
     max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
                  else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
                  else 1 if attack and libs >= 3 else 2)
+    # the owner, below the root and not in a ladder read: the move that
+    # refuted a sibling's attacker move goes first, if it is tried at all
     killed = False
     if not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0:
         killed = _killer_first(mv, ply, min(n, max_tries))
@@ -1079,8 +1079,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             best_move = m
             best_i = idx
     result, bound = _result(best, best_move, alpha, beta)
-    if best >= beta and best_move != PASS and ctx[C_LADDER] == 0:
-        mv[ply, KILLER] = best_move
+    if not attack and best >= beta and best_move != PASS and ctx[C_LADDER] == 0:
+        mv[ply, KILLER] = best_move     # the owner's refutation, for the siblings
     if use_cache and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
         kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk,
                  result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0),
