@@ -74,7 +74,7 @@ class Reader:
     def _prepare(self, position, ladder=False):
         """Settings into every context; a new cache generation (a root question)."""
         shift = self._depth_shift()
-        key = (shift, position.size, self.node_limit, id(self.cache))
+        key = (shift, position.size, self.node_limit, self.cache)   # the object: ids recur
         if key != self._prepared:
             # the depths follow from the shift; the size tells apart entries
             # of other board sizes, which a double or single table keeps

@@ -724,15 +724,27 @@ def _safe_libs(ctx, stackp):
 
 
 @njit(cache=True, _nrt=False)
+def _extensions(s, o, color, least, want):
+    """The first ``want`` (one or two) legal extensions of string ``o`` at
+    its liberties that leave it at least ``least`` liberties; PASS pads."""
+    e0 = PASS
+    for i in range(s[NLIB + o]):
+        lib = _lib(s, o, i)
+        if kb.libs_after(s, lib, color, 6) >= least and kb.legal(s, lib, color, False):
+            if e0 != PASS:
+                return e0, lib
+            if want == 1:
+                return lib, PASS
+            e0 = lib
+    return e0, PASS
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _safe_extension(s, o, color, safe):
     """A legal extension of the owner's string ``o`` at one of its
     liberties that leaves it at least ``safe`` liberties (trivially safe one
     ply down: ``_safe_libs``), or PASS when there is none."""
-    for i in range(s[NLIB + o]):
-        lib = _lib(s, o, i)
-        if kb.libs_after(s, lib, color, 6) >= safe and kb.legal(s, lib, color, False):
-            return lib
-    return PASS
+    return _extensions(s, o, color, safe, 1)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -753,27 +765,13 @@ def _safe_capture(s, nbr, k, o, color, safe):
 
 
 @njit(cache=True, _nrt=False)
-def _lasting_extensions(s, o, color, safe):
-    """Up to two legal extensions of string ``o`` at its liberties that leave
-    it more than ``safe`` liberties: after any other move of the attacker's
-    that captures nothing (it fills one of the counted points at most, and
-    clears the ko point) each still leaves ``safe`` or more.  PASS pads."""
-    e0 = PASS
-    for i in range(s[NLIB + o]):
-        lib = _lib(s, o, i)
-        if kb.libs_after(s, lib, color, 6) > safe and kb.legal(s, lib, color, False):
-            if e0 != PASS:
-                return e0, lib
-            e0 = lib
-    return e0, PASS
-
-
-@njit(cache=True, _nrt=False)
 def _drop_futile(s, mv, sc, ply, n, o, mine, color, safe):
-    """Drop the attacker's candidates that fail for sure (they capture
-    nothing and leave the owner a lasting extension elsewhere: see
-    ``_lasting_extensions``); return the count kept."""
-    ext0, ext1 = _lasting_extensions(s, o, mine, safe)
+    """Drop the attacker's candidates that fail for sure; return the count
+    kept.  Such a move captures nothing, and the owner has an extension
+    elsewhere that leaves it more than ``safe`` liberties (two such: at any
+    point): after the move, which fills one of the counted points at most
+    and clears the ko point, it still leaves ``safe`` or more."""
+    ext0, ext1 = _extensions(s, o, mine, safe + 1, 2)
     if ext0 == PASS:
         return n
     k = 0
@@ -927,6 +925,11 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     # ladders are read (as questions of their own) only when the other
     # moves, tenuki excepted, have not reached beta (see the module doc)
     lazy = not attack and ctx[C_LADDER] == 0 and stackp <= ctx[C_DEPTH]
+    # their candidates: the first three attacker neighbours (kept here, as
+    # deferred moves overwrite the list)
+    x0 = nbr[0] if lazy and nk > 0 else PASS
+    x1 = nbr[1] if lazy and nk > 1 else PASS
+    x2 = nbr[2] if lazy and nk > 2 else PASS
     c0 = PASS
     c1 = PASS
     # ABDADA: later moves another thread is searching are deferred to a
@@ -953,17 +956,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     lazy = False
                     # their nodes use the rows past this ply: shift the root
                     ctx[C_ROOT] -= 1
-                    if ndef == 0:
-                        kx = nk                 # the neighbour list is intact
-                        x0 = nbr[0] if kx > 0 else PASS
-                        x1 = nbr[1] if kx > 1 else PASS
-                        x2 = nbr[2] if kx > 2 else PASS
-                    else:
-                        kx = kb.neighbour_strings(s, o, 3 - mine,
-                                                mv[ply + 1, MAXMOVES:MAXMOVES + 24])
-                        x0 = mv[ply + 1, MAXMOVES] if kx > 0 else PASS
-                        x1 = mv[ply + 1, MAXMOVES + 1] if kx > 1 else PASS
-                        x2 = mv[ply + 1, MAXMOVES + 2] if kx > 2 else PASS
                     for x in (x0, x1, x2):
                         if (x != PASS and s[NLIB + x] == 2 and c1 == PASS
                                 and (libs > 1 or _lib(s, x, 0) == _lib(s, o, 0)
