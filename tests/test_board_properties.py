@@ -822,7 +822,7 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN, PASS
     size, moves = game
     p, ref = replay(size, moves)
-    ctx = kr.new_context()[0]
+    ctx, mv = kr.new_context()[:2]
     nbr = np.zeros(24, np.int32)
     safe = kr._safe_libs(ctx, 1)
     for pt in ref.points():
@@ -831,7 +831,8 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
             continue
         owner = p.s[COLOR + o]
         k = kb.neighbour_strings(p.s, o, 3 - owner, nbr)
-        m = kr._safe_extension(p.s, o, owner, safe)
+        kr._forget_counts(mv, 0)
+        m = kr._safe_extension(p.s, mv, 0, o, safe)
         if m == PASS:
             m = kr._safe_capture(p.s, nbr, k, o, owner, safe)
         if m == PASS:

@@ -601,7 +601,7 @@ def test_half_written_entry_reads_as_miss(scheme):
 
 def _bucket_of(c, p, q):
     k0, _ = kc.question_keys(p.hw, np.int64(q), c.meta[kc.M_MASK])
-    return int((int(k0) & 0x7FFFFFFFFFFFFFFF) % int(c.meta[kc.M_BUCKETS]))
+    return int(kc._bucket(c.meta, k0)) // 2
 
 
 # ----------------------------------------------------------- replacement

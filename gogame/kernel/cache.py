@@ -165,7 +165,11 @@ def pack_board(s, out):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _bucket(meta, k0):
-    return ((k0 & np.int64(0x7FFFFFFFFFFFFFFF)) % meta[M_BUCKETS]) * 2
+    """The first way of the bucket of key ``k0``: its bits scrambled by an
+    odd multiplier, the top 32 scaled onto the buckets (no division; past
+    2**32 buckets, some are never used)."""
+    h = (np.uint64(k0) * SALT0) >> np.uint64(32)
+    return np.int64((h * np.uint64(meta[M_BUCKETS])) >> np.uint64(32)) * 2
 
 
 @njit(cache=True, _nrt=False, inline="always")

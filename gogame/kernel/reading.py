@@ -56,7 +56,8 @@ How a node is read:
   target by playing there itself (the point both want); the owner's moves
   that make the string trivially safe come first, its self-ataris that
   capture nothing late, its moves on the first line a little later; an
-  atari on a two-liberty neighbour scores like a liberty, and moves on the
+  atari on a two-liberty neighbour scores half a liberty more (on top of
+  the race bonus for shortening it), and moves on the
   liberties of the owner's friends (either side's) come before plain
   extensions.  Ties are broken by point, so that
   the answer depends only on the position, the question and the depths;
@@ -172,6 +173,8 @@ DROPPED = -(1 << 20)      # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 ANY_MOVE = 1 << 17        # stored with a result whose move need not be the first
 KILLER = MAXMOVES + 48    # mv column: the owner's last refutation among siblings
+OWNLIBS = KILLER + 1      # mv columns: the owner's liberties after extending at each
+                          # liberty of the target (-1: not counted yet at this node)
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -182,7 +185,7 @@ def new_context():
     the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH:C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, KILLER + 1), np.int32)   # moves, scratch, killer
+    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)   # moves, scratch, killer, counts
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
     pk = np.zeros(32, np.int64)
     return ctx, mv, sc, pk
@@ -230,6 +233,33 @@ def _sort(mv, sc, ply, n):
 @njit(cache=True, _nrt=False, inline="always")
 def _lib(s, o, k):
     return s[LIBS + o * MAXLIBS + k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _forget_counts(mv, ply):
+    """A new node at ``ply``: no extension of the target counted yet."""
+    for k in range(MAXLIBS):
+        mv[ply, OWNLIBS + k] = -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _own_libs(s, mv, ply, o, k):
+    """``libs_after`` (limit 6) of the owner extending at the ``k``-th listed
+    liberty of the target ``o``, counted once per node (``_forget_counts``)."""
+    v = mv[ply, OWNLIBS + k]
+    if v < 0:
+        v = kb.libs_after(s, _lib(s, o, k), s[COLOR + o], 6)
+        mv[ply, OWNLIBS + k] = v
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lib_index(s, o, m):
+    """Where ``m`` is in the listed liberties of ``o``, or -1."""
+    for k in range(min(s[NLIB + o], MAXLIBS)):
+        if _lib(s, o, k) == m:
+            return k
+    return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -424,7 +454,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         if s[NLIB + x] == 1:
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 20)   # worth a liberty
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 10)   # half a liberty
             # and air for the owner's other short strings that touch it
             kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24:MAXMOVES + 48])
             for j in range(kf):
@@ -553,28 +583,29 @@ def _on_edge(s, m):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _attack_score(s, m, color, libs, adjacent, gain, ml):
+def _attack_score(libs, adjacent, gain, ml, open_libs):
     """The attacker's score for the legal move ``m`` (``ml``: the liberties
     of the mover's string there): fewer liberties left to the target first,
     then the attacker's own liberties and, on a liberty, the owner's
-    liberties had it played there; a self-atari that does not capture late."""
+    liberties had it played there (``open_libs``); a self-atari that does
+    not capture late."""
     tl = 0 if adjacent and libs == 1 else libs - (1 if adjacent else 0) + gain
     score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
     if adjacent:
-        score += 8 * min(kb.libs_after(s, m, 3 - color, 6), 5)
+        score += 8 * min(open_libs, 5)
     if ml == 1 and tl > 1:
         score -= 30
     return score
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
+def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
     before all others, whatever they score; ``_read``'s shortcut relies on
     it), a little less on the first line, then the attacker's liberties
-    had it played there (weighed less away from the target, where the
-    mover's own liberties count too); a move leaving the target (two
+    had it played there (``open_libs``, weighed less away from the target,
+    where the mover's own liberties count too); a move leaving the target (two
     stones or more) in atari without a capture is DROPPED."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
@@ -582,7 +613,7 @@ def _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml):
         score -= 10                     # fewer liberties to come there
     if tl >= safe:
         score += 1000                   # first, whatever else scores
-    open_libs = min(kb.libs_after(s, m, 3 - color, 6), 5)
+    open_libs = min(open_libs, 5)
     if adjacent:
         score += 4 * open_libs
     else:
@@ -617,14 +648,20 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
             continue
         adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
         sc[ply, i] += bonus
-        ml = kb.libs_after(s, m, color, 6)
+        j = _lib_index(s, o, m) if adjacent else -1     # the owner's count, known there
+        if attack:
+            ml = kb.libs_after(s, m, color, 6)
+        else:
+            ml = _own_libs(s, mv, ply, o, j) if j >= 0 else kb.libs_after(s, m, color, 6)
         if ml == 0 or (captures and m == s[H_KO]):
             sc[ply, i] += -50           # suicide or ko retake: try last
             continue
         if attack:
-            sc[ply, i] += _attack_score(s, m, color, libs, adjacent, gain, ml)
+            open_libs = _own_libs(s, mv, ply, o, j) if j >= 0 else 0
+            sc[ply, i] += _attack_score(libs, adjacent, gain, ml, open_libs)
         else:
-            sc[ply, i] += _defend_score(s, m, color, o, adjacent, captures, gain, safe, ml)
+            sc[ply, i] += _defend_score(s, m, o, adjacent, captures, gain, safe, ml,
+                                        kb.libs_after(s, m, 3 - color, 6))
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
@@ -724,13 +761,17 @@ def _safe_libs(ctx, stackp):
 
 
 @njit(cache=True, _nrt=False)
-def _extensions(s, o, color, least, want):
-    """The first ``want`` (one or two) legal extensions of string ``o`` at
-    its liberties that leave it at least ``least`` liberties; PASS pads."""
+def _extensions(s, mv, ply, o, least, want):
+    """The first ``want`` (one or two) legal extensions of the target ``o``
+    at its listed liberties that leave it at least ``least`` liberties;
+    PASS pads.  The counts are kept for this node (``_own_libs``).  With two
+    liberties or more left, only the ko point may be illegal (``least`` >= 2)."""
+    color = s[COLOR + o]
     e0 = PASS
-    for i in range(s[NLIB + o]):
+    for i in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, i)
-        if kb.libs_after(s, lib, color, 6) >= least and kb.legal(s, lib, color, False):
+        if _own_libs(s, mv, ply, o, i) >= least and (lib != s[H_KO]
+                                                     or kb.legal(s, lib, color, False)):
             if e0 != PASS:
                 return e0, lib
             if want == 1:
@@ -740,11 +781,11 @@ def _extensions(s, o, color, least, want):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _safe_extension(s, o, color, safe):
+def _safe_extension(s, mv, ply, o, safe):
     """A legal extension of the owner's string ``o`` at one of its
     liberties that leaves it at least ``safe`` liberties (trivially safe one
     ply down: ``_safe_libs``), or PASS when there is none."""
-    return _extensions(s, o, color, safe, 1)[0]
+    return _extensions(s, mv, ply, o, safe, 1)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -765,13 +806,13 @@ def _safe_capture(s, nbr, k, o, color, safe):
 
 
 @njit(cache=True, _nrt=False)
-def _drop_futile(s, mv, sc, ply, n, o, mine, color, safe):
+def _drop_futile(s, mv, sc, ply, n, o, color, safe):
     """Drop the attacker's candidates that fail for sure; return the count
     kept.  Such a move captures nothing, and the owner has an extension
     elsewhere that leaves it more than ``safe`` liberties (two such: at any
     point): after the move, which fills one of the counted points at most
     and clears the ko point, it still leaves ``safe`` or more."""
-    ext0, ext1 = _extensions(s, o, mine, safe + 1, 2)
+    ext0, ext1 = _extensions(s, mv, ply, o, safe + 1, 2)
     if ext0 == PASS:
         return n
     k = 0
@@ -859,6 +900,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     if _trivial(ctx, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0]
     ply = stackp - ctx[C_ROOT]
+    _forget_counts(mv, ply)
     use_cache = meta[kc.M_CAPACITY] > 0
     q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
                          stackp, ctx[C_SETTINGS])
@@ -877,7 +919,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         # below the root, a move that leaves the string trivially safe one
         # ply down wins at once: _order puts such moves first, so a full
         # read answers the same (WIN); only the root names its move
-        m = _safe_extension(s, o, color, safe)
+        m = _safe_extension(s, mv, ply, o, safe)
         if m == PASS:
             nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
             m = _safe_capture(s, nbr, nk, o, color, safe)
@@ -902,7 +944,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
-        n = _drop_futile(s, mv, sc, ply, n, o, mine, color, _safe_libs(ctx, stackp + 2))
+        n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
