@@ -221,7 +221,9 @@ def prefetch(table, meta, hw, q):
     hint: a probe soon after finds it in the processor's cache)."""
     if meta[M_BUCKETS] > 0:
         k0, _ = question_keys(hw, q, meta[M_MASK])
-        at.prefetch(table, _bucket(meta, k0) * meta[M_WPE])
+        e = _bucket(meta, k0) * meta[M_WPE]
+        at.prefetch(table, e)
+        at.prefetch(table, e + 2 * meta[M_WPE] - 1)    # a bucket may span two lines
 
 
 @njit(cache=True, _nrt=False)
