@@ -20,7 +20,8 @@ How a node is read:
   move, so naming another there changes nothing);
 * then the cache is probed (the question: position, routine, target stone,
   komaster, stackp, depth settings and board size; its bucket was
-  prefetched at entry); a miss counts a node;
+  prefetched at entry, and the candidates below are listed, not yet
+  ordered, while it loads); a miss counts a node;
 * candidate moves come from generators -- liberties, second-order
   liberties, liberties of friendly strings the target could join (at most
   three liberties for the attacker, four for the owner: their liberties
@@ -926,6 +927,13 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         if m != PASS:
             return _result(WIN, m, alpha, beta)[0]
     share = ply < ctx[C_SHARE]
+    # the candidates are listed while the cache bucket (prefetched) loads
+    if nk < 0:
+        nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
+    if attack:
+        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
+    else:
+        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if use_cache:
         hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
@@ -940,13 +948,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
-    if nk < 0:
-        nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     if attack:
-        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
         n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
-    else:
-        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if n > 1:
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
     max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
