@@ -3,7 +3,8 @@
 Modules: ``layout`` (the state array and the padded 1-D geometry),
 ``zobrist`` (the two key tables and from-scratch hashing), ``board``
 (strings, captures, ko, trymove/popgo through the change stack), ``cache``
-(the reading cache), ``reading`` (attack and defence), ``abdada`` (the
+(the reading cache; ``pages`` allocates its table on huge-page
+boundaries), ``reading`` (attack and defence), ``abdada`` (the
 currently-searching table of parallel reading), ``playout`` (the player).
 
 The board, cache, reading and ABDADA functions are compiled with

@@ -55,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from . import atomics as at
+from . import pages
 from .layout import COLOR, H_KO, H_SIZE, H_W
 
 SCHEME_DOUBLE, SCHEME_FULL, SCHEME_SINGLE = 1, 2, 3
@@ -107,7 +108,7 @@ def new_cache(budget_bytes, scheme, size, hash_bits=64, policy=POLICY_DEPTH_AGE)
         raise ValueError(f"unknown replacement policy {policy!r}")
     wpe = words_per_entry(scheme, size)
     buckets = int(budget_bytes) // (8 * wpe * 2)
-    table = np.zeros(buckets * 2 * wpe, np.int64)
+    table = pages.zeros(buckets * 2 * wpe)     # 2 MB-aligned when large: huge pages
     meta = np.zeros(META_LEN, np.int64)
     meta[M_SCHEME] = scheme
     meta[M_CAPACITY] = buckets * 2
