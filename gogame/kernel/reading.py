@@ -71,7 +71,8 @@ How a node is read:
   liberties than is trivially safe one ply down, at another point (two
   such extensions: at any point): the move takes one of the counted
   liberties at most, so the owner's shortcut below would answer WIN at
-  once;
+  once.  This is done before the cache probe: an attacker left with no
+  candidate fails at once, without a node (like the shortcuts above);
 * killer: below the root and outside ladder reads, the owner's move that
   refuted a sibling's attacker move (the last cut-off among the children
   of the same node) is tried first when it is among the moves the try
@@ -932,6 +933,9 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     if attack:
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
+        n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
+        if n == 0:
+            return _result(0, PASS, alpha, beta)[0]     # nothing left to try: no node
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if use_cache:
@@ -948,8 +952,6 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         ctx[C_ABORTED] = 1
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
-    if attack:
-        n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
     if n > 1:
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
     max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
