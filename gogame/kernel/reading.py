@@ -586,8 +586,8 @@ def _on_edge(s, m):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _attack_score(libs, adjacent, gain, ml, open_libs):
-    """The attacker's score for the legal move ``m`` (``ml``: the liberties
-    of the mover's string there): fewer liberties left to the target first,
+    """The attacker's score for a legal move (``ml``: the liberties of the
+    mover's string there): fewer liberties left to the target first,
     then the attacker's own liberties and, on a liberty, the owner's
     liberties had it played there (``open_libs``); a self-atari that does
     not capture late."""
