@@ -37,7 +37,7 @@ def _load_libc():
         _libc = False
         if sys.platform.startswith("linux"):
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
+                libc = ctypes.CDLL(None)
                 libc.mmap.restype = ctypes.c_void_p
                 libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                                       ctypes.c_int, ctypes.c_int, ctypes.c_long)

@@ -650,17 +650,15 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
             continue
         adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
         sc[ply, i] += bonus
-        j = _lib_index(s, o, m) if adjacent else -1     # the owner's count, known there
-        if attack:
-            ml = kb.libs_after(s, m, color, 6)
-        else:
-            ml = _own_libs(s, mv, ply, o, j) if j >= 0 else kb.libs_after(s, m, color, 6)
+        # on a liberty of the target, the owner's count there is kept per node
+        j = _lib_index(s, o, m) if adjacent else -1
+        own = _own_libs(s, mv, ply, o, j) if j >= 0 else -1
+        ml = own if own >= 0 and not attack else kb.libs_after(s, m, color, 6)
         if ml == 0 or (captures and m == s[H_KO]):
             sc[ply, i] += -50           # suicide or ko retake: try last
             continue
         if attack:
-            open_libs = _own_libs(s, mv, ply, o, j) if j >= 0 else 0
-            sc[ply, i] += _attack_score(libs, adjacent, gain, ml, open_libs)
+            sc[ply, i] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
         else:
             sc[ply, i] += _defend_score(s, m, o, adjacent, captures, gain, safe, ml,
                                         kb.libs_after(s, m, 3 - color, 6))
@@ -935,7 +933,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
         n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
         if n == 0:
-            return _result(0, PASS, alpha, beta)[0]     # nothing left to try: no node
+            return _result(fail, PASS, alpha, beta)[0]  # nothing left to try: no node
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if use_cache:
