@@ -634,6 +634,42 @@ def test_one_reader_answers_a_sequence_of_questions_the_same():
             assert ask(reader, p, q.command) == fresh, (shape.name, q.command)
 
 
+# White A1 is a throw-in: a self-atari away from the white string (liberties
+# A2 and C2) that captures nothing.
+OWNER_THROW_IN = """
+. . . . .
+X X X X .
+O O O X .
+. X . X .
+. X X . .
+"""
+
+
+def owner_candidates(p, vertex, throw_ins):
+    """The owner's ordered candidates for the string at ``vertex``, as
+    ``_read`` lists them at the root (``throw_ins`` as past or up to
+    backfill2_depth)."""
+    from gogame.kernel import board as kb, reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
+    r = Reader()
+    r._prepare(p)
+    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
+    target = p.pos(vertex)
+    o, mine = s[ORIGIN + target], s[COLOR + target]
+    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES:kr.MAXMOVES + 24])
+    n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], 0, nk)
+    n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
+    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
+
+
+def test_owner_throw_ins_only_up_to_backfill2_depth():
+    p = from_diagram(OWNER_THROW_IN)
+    near, deep = owner_candidates(p, "A3", True), owner_candidates(p, "A3", False)
+    assert {"A2", "C2", "A1"} <= near
+    assert "A1" not in deep
+    assert near - deep == {"A1"}
+
+
 # ------------------------------------------------- GNU Go gives the same
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go not installed")

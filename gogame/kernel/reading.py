@@ -63,7 +63,10 @@ How a node is read:
   extensions.  Ties are broken by point, so that
   the answer depends only on the position, the question and the depths;
   an owner's move that leaves a string of two stones or more in atari and
-  captures nothing is dropped, since it never defends.  Past
+  captures nothing is dropped, since it never defends; so is, past
+  ``backfill2_depth``, its self-atari away from the target that captures
+  nothing (a throw-in for a ko or snapback shape, which deeper down costs
+  much and seldom decides).  Past
   ``break_chain_depth`` only the best eight are tried against three
   liberties or more, four otherwise, past ``branch_depth`` one or two;
 * an attacker's candidate that captures nothing is dropped before the
@@ -601,14 +604,17 @@ def _attack_score(libs, adjacent, gain, ml, open_libs):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs):
+def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_ins):
     """The owner's score for the legal move ``m`` (``ml`` as above): more
     liberties for the target first (``safe`` or more: trivially safe,
     before all others, whatever they score; ``_read``'s shortcut relies on
     it), a little less on the first line, then the attacker's liberties
     had it played there (``open_libs``, weighed less away from the target,
     where the mover's own liberties count too); a move leaving the target (two
-    stones or more) in atari without a capture is DROPPED."""
+    stones or more) in atari without a capture is DROPPED, and so is a
+    self-atari away from the target that captures nothing unless
+    ``throw_ins`` (up to ``backfill2_depth``: such a stone only makes a ko
+    or a snapback shape, which deeper down costs much and seldom decides)."""
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
     if _on_edge(s, m):
@@ -621,6 +627,8 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs):
     else:
         score += 3 * min(ml, 4) + 2 * open_libs
         if ml == 1 and not captures:
+            if not throw_ins:
+                return DROPPED
             score -= 30
     if tl == 1:
         score -= 40
@@ -630,7 +638,7 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs):
 
 
 @njit(cache=True, _nrt=False)
-def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
+def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), and on a
     liberty of the target by the liberties the other side would get there,
@@ -640,7 +648,9 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
     attacking neighbour of three liberties or fewer (listed, ``k`` of them,
     in ``mv[ply, MAXMOVES:]``) score more.  An owner's move that leaves the
     target (two stones or more) in atari without capturing anything is
-    dropped: the attacker captures at once, so it never defends."""
+    dropped: the attacker captures at once, so it never defends; so is,
+    unless ``throw_ins``, its self-atari away from the target that captures
+    nothing (``_defend_score``)."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
@@ -661,7 +671,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe):
             sc[ply, i] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
         else:
             sc[ply, i] += _defend_score(s, m, o, adjacent, captures, gain, safe, ml,
-                                        kb.libs_after(s, m, 3 - color, 6))
+                                        kb.libs_after(s, m, 3 - color, 6), throw_ins)
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
@@ -951,7 +961,8 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe)
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe,
+                   stackp <= ctx[C_BACKFILL2])
     max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
                  else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
                  else 1 if attack and libs >= 3 else 2)
