@@ -670,6 +670,42 @@ def test_owner_throw_ins_only_up_to_backfill2_depth():
     assert near - deep == {"A1"}
 
 
+# Black's B3 string (liberties B2, C2, D2) touches two white strings of two
+# liberties each: A3 (A4, A2) and E3 (E4, F3).
+ATTACKER_RACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. O O O . . .
+O X X X O . .
+. . . . X . .
+. . . . . . .
+"""
+
+
+def attacker_candidates(p, vertex, stackp):
+    """The attacker's candidates (unordered) against the string at
+    ``vertex``, as ``_read`` lists them at ``stackp``."""
+    from gogame.kernel import board as kb, reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
+    r = Reader()
+    r._prepare(p)
+    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
+    target = p.pos(vertex)
+    o, mine = s[ORIGIN + target], s[COLOR + target]
+    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES:kr.MAXMOVES + 24])
+    n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
+
+
+def test_attacker_race_moves_only_up_to_backfill2_depth():
+    p = from_diagram(ATTACKER_RACE)
+    backfill2 = Reader().depths[3]
+    near = attacker_candidates(p, "B3", backfill2)
+    deep = attacker_candidates(p, "B3", backfill2 + 1)
+    assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
+    assert near - deep == {"E4", "F3", "A4"}
+
 # ------------------------------------------------- GNU Go gives the same
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go not installed")

@@ -50,7 +50,9 @@ How a node is read:
   costs a whole attack read each time); the attacker's race moves
   (extending its two-liberty strings; it never shortens other owner
   strings, each such far move would cost a whole new defence) stop past
-  ``break_chain_depth``.
+  ``backfill2_depth`` (deeper, a race the attacker wins only by saving
+  a string of its own seldom decides, and each such move costs a whole
+  defence read).
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
   then by the liberties the other side would get on a liberty of the
@@ -426,7 +428,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
-    race = stackp <= ctx[C_BREAKCHAIN]
+    race = stackp <= ctx[C_BACKFILL2]
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
