@@ -645,9 +645,9 @@ O O O X .
 """
 
 
-def owner_candidates(p, vertex, throw_ins):
+def owner_candidates(p, vertex, throw_ins=True, stackp=0):
     """The owner's ordered candidates for the string at ``vertex``, as
-    ``_read`` lists them at the root (``throw_ins`` as past or up to
+    ``_read`` lists them at ``stackp`` (``throw_ins``: up to
     backfill2_depth)."""
     from gogame.kernel import board as kb, reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN
@@ -657,7 +657,7 @@ def owner_candidates(p, vertex, throw_ins):
     target = p.pos(vertex)
     o, mine = s[ORIGIN + target], s[COLOR + target]
     nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES:kr.MAXMOVES + 24])
-    n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], 0, nk)
+    n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
     n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
     return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
 
@@ -668,6 +668,26 @@ def test_owner_throw_ins_only_up_to_backfill2_depth():
     assert {"A2", "C2", "A1"} <= near
     assert "A1" not in deep
     assert near - deep == {"A1"}
+
+
+# Black's A3 string (liberties A2, A1) and the white A4 string of one
+# liberty more (A5, B5, C4), which shares none of them.
+OWNER_RACE = """
+. . . . .
+O O . . .
+X X O . .
+. X O . .
+. X O . .
+"""
+
+
+def test_owner_race_against_one_liberty_more_only_up_to_backfill2_depth():
+    p = from_diagram(OWNER_RACE)
+    backfill2 = Reader().depths[3]
+    near = owner_candidates(p, "A3", stackp=backfill2)
+    deep = owner_candidates(p, "A3", stackp=backfill2 + 1)
+    assert {"A2", "A1", "A5", "B5", "C4"} <= near
+    assert near - deep == {"A5", "B5", "C4"}
 
 
 # Black's B3 string (liberties B2, C2, D2) touches two white strings of two

@@ -37,8 +37,9 @@ How a node is read:
   (with an atari, also the liberties of the owner's other strings of at
   most two liberties next to that neighbour, which win the race; a string
   in atari gets no ataris and no race moves), liberties of neighbours
-  with at most one liberty more than the target (against two liberties,
-  one more for each liberty they share with it; a capturing race, up to
+  with at most as many liberties as the target, one more up to
+  ``backfill2_depth`` (against two liberties, one more for each liberty
+  they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``; none of a neighbour with two escapes,
   liberties where it would extend to six liberties or more), captures
@@ -473,7 +474,10 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             xl = s[NLIB + x]
             near = (ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                     else ctx[C_BACKFILL2])
-            if stackp <= near and xl <= libs + 1 + (_shared(s, x, o) if libs == 2 else 0):
+            # with the attacker to move, a plain race is won only against as
+            # many liberties or fewer; one more only up to backfill2_depth
+            slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
+            if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
                 n = _add_race_liberties(s, mv, sc, ply, n, x, 0)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 30,
