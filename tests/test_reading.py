@@ -726,6 +726,32 @@ def test_attacker_race_moves_only_up_to_backfill2_depth():
     assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
     assert near - deep == {"E4", "F3", "A4"}
 
+# White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
+# the B4 string: six liberties.
+ONE_ESCAPE = """
+. . . . . . .
+. . . . . . .
+. O . . . . .
+. O . . . . .
+. . . X . . .
+X O O X . . .
+. . X . . . .
+"""
+
+
+def test_race_liberties_left_out_at_the_given_number_of_escapes():
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import ORIGIN
+    p = from_diagram(ONE_ESCAPE)
+    r = Reader()
+    r._prepare(p)
+    x = p.s[ORIGIN + p.pos("B2")]
+    listed = {}
+    for most in (1, 2):
+        n = kr._add_race_liberties(p.s, r.mv, r.sc, 0, 0, x, 0, most)
+        listed[most] = {format_gtp(p.pt(int(m))) for m in r.mv[0, :n]}
+    assert listed == {1: set(), 2: {"B1", "B3", "C3"}}
+
 # ------------------------------------------------- GNU Go gives the same
 @pytest.mark.gnugo
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go not installed")

@@ -42,7 +42,8 @@ How a node is read:
   they share with it; a capturing race, up to
   ``break_chain_depth``; with three or more liberties against a lone stone
   only up to ``backfill2_depth``; none of a neighbour with two escapes,
-  liberties where it would extend to six liberties or more), captures
+  liberties where it would extend to six liberties or more, past
+  ``backfill2_depth`` with one), captures
   and ataris of attacker strings next to friendly strings touching a
   liberty (ataris up to ``break_chain_depth``), and, for a string of two
   liberties, a tenuki
@@ -478,7 +479,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             # many liberties or fewer; one more only up to backfill2_depth
             slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
             if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
-                n = _add_race_liberties(s, mv, sc, ply, n, x, 0)
+                n = _add_race_liberties(s, mv, sc, ply, n, x, 0, 1 + slack)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 30,
                                 stackp <= ctx[C_BREAKCHAIN])
@@ -494,17 +495,17 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
 
 
 @njit(cache=True, _nrt=False)
-def _add_race_liberties(s, mv, sc, ply, n, x, score):
+def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
     """The liberties of the attacker's string ``x`` (three or more) as the
-    owner's race moves, unless ``x`` has two escapes: liberties where it
-    would extend to six liberties or more.  Such a string is out of reach
-    of a race (GNU Go's break_chain3 skips it at four already)."""
+    owner's race moves, unless ``x`` has ``most`` escapes: liberties where
+    it would extend to six liberties or more.  Such a string is out of
+    reach of a race (GNU Go's break_chain3 skips it at four already)."""
     color = s[COLOR + x]
     escapes = 0
     for i in range(min(s[NLIB + x], MAXLIBS)):
         if kb.libs_after(s, _lib(s, x, i), color, 6) >= 6:
             escapes += 1
-            if escapes == 2:
+            if escapes == most:
                 return n
     return _add_liberties_of(s, mv, sc, ply, n, x, score)
 
