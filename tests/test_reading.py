@@ -726,6 +726,28 @@ def test_attacker_race_moves_only_up_to_backfill2_depth():
     assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
     assert near - deep == {"E4", "F3", "A4"}
 
+# Black's D2 string (liberties D3, E1) and white E2 (E3, E1) share E1; the
+# black F3 string next to E2 has three liberties, two of them (G2, G3) far
+# from D2: shortening it is a far race move for White.
+FAR_RACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . O .
+. . . . . X .
+. . O X O X .
+. . O X . O .
+"""
+
+
+def test_far_race_moves_only_near_the_root():
+    p = from_diagram(FAR_RACE)
+    far = Reader().depths[3] - 3           # backfill2_depth - 3
+    near = attacker_candidates(p, "D2", far)
+    deep = attacker_candidates(p, "D2", far + 1)
+    assert {"D3", "E1", "E3"} <= deep
+    assert near - deep == {"G2", "G3"}
+
 # White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
 # the B4 string: six liberties.
 ONE_ESCAPE = """

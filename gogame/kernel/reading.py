@@ -50,11 +50,16 @@ How a node is read:
   (pass), tried last, up to ``break_chain_depth``, for strings that may be
   safe already (deeper, or with more liberties, it seldom succeeds and
   costs a whole attack read each time); the attacker's race moves
-  (extending its two-liberty strings; it never shortens other owner
-  strings, each such far move would cost a whole new defence) stop past
-  ``backfill2_depth`` (deeper, a race the attacker wins only by saving
+  (extending its two-liberty strings, capturing owner strings in atari
+  next to them) stop past ``backfill2_depth`` (deeper, a race the attacker wins only by saving
   a string of its own seldom decides, and each such move costs a whole
-  defence read).
+  defence read); near the root (up to ``backfill2_depth`` - 3: stackp 2
+  at level 10), against two liberties, it also shortens the owner's
+  strings of three liberties or fewer next to a two-liberty neighbour
+  that shares a liberty with the target (a far race move, as GNU Go's
+  special_attack4 finds them; deeper, the owner's answers to such moves,
+  saving the far string or capturing the far stone, are not generated,
+  and they find false captures).
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
   then by the liberties the other side would get on a liberty of the
@@ -431,6 +436,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     # save the attacker's own strings in atari next to the target
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
     race = stackp <= ctx[C_BACKFILL2]
+    far = ctx[C_BACKFILL2] - 3          # far race moves: near the root only
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
@@ -438,14 +444,22 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         # liberties is in the race
         if xl == 1 or (race and xl == 2 and (libs >= 3 or _shared(s, x, o) == 2)):
             # save it: extend, or capture the owner's strings in atari around it
-            # (shortening other owner strings there reads too wide: each such
-            # far move costs a whole new defence)
+            # (shortening other owner strings there costs a whole new defence
+            # each: only the far race moves below, near the root)
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
             cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
             kc = kb.neighbour_strings(s, x, mine, cap)
             for j in range(kc):
                 if s[NLIB + cap[j]] == 1:
                     n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
+        elif xl == 2 and libs == 2 and stackp <= far and _shared(s, x, o) >= 1:
+            # far race moves: shorten the owner's other strings next to x
+            cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
+            kc = kb.neighbour_strings(s, x, mine, cap)
+            for j in range(kc):
+                y = cap[j]
+                if y != o and s[NLIB + y] <= 3:
+                    n = _add_liberties_of(s, mv, sc, ply, n, y, -2)
     return n
 
 
