@@ -726,6 +726,7 @@ def test_attacker_race_moves_only_up_to_backfill2_depth():
     assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
     assert near - deep == {"E4", "F3", "A4"}
 
+
 # Black's D2 string (liberties D3, E1) and white E2 (E3, E1) share E1; the
 # black F3 string next to E2 has three liberties, two of them (G2, G3) far
 # from D2: shortening it is a far race move for White.
@@ -747,6 +748,7 @@ def test_far_race_moves_only_near_the_root():
     deep = attacker_candidates(p, "D2", far + 1)
     assert {"D3", "E1", "E3"} <= deep
     assert near - deep == {"G2", "G3"}
+
 
 # White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
 # the B4 string: six liberties.
@@ -773,6 +775,7 @@ def test_race_liberties_left_out_at_the_given_number_of_escapes():
         n = kr._add_race_liberties(p.s, r.mv, r.sc, 0, 0, x, 0, most)
         listed[most] = {format_gtp(p.pt(int(m))) for m in r.mv[0, :n]}
     assert listed == {1: set(), 2: {"B1", "B3", "C3"}}
+
 
 # ------------------------------------------------- GNU Go gives the same
 @pytest.mark.gnugo

@@ -51,9 +51,9 @@ How a node is read:
   safe already (deeper, or with more liberties, it seldom succeeds and
   costs a whole attack read each time); the attacker's race moves
   (extending its two-liberty strings, capturing owner strings in atari
-  next to them) stop past ``backfill2_depth`` (deeper, a race the attacker wins only by saving
-  a string of its own seldom decides, and each such move costs a whole
-  defence read); near the root (up to ``backfill2_depth`` - 3: stackp 2
+  next to them) stop past ``backfill2_depth`` (deeper, a race the
+  attacker wins only by saving a string of its own seldom decides, and
+  each such move costs a whole defence read); near the root (up to ``backfill2_depth`` - 3: stackp 2
   at level 10), against two liberties, it also shortens the owner's
   strings of three liberties or fewer next to a two-liberty neighbour
   that shares a liberty with the target (a far race move, as GNU Go's
