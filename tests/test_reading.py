@@ -645,10 +645,10 @@ O O O X .
 """
 
 
-def owner_candidates(p, vertex, throw_ins=True, stackp=0):
-    """The owner's ordered candidates for the string at ``vertex``, as
-    ``_read`` lists them at ``stackp`` (``throw_ins``: up to
-    backfill2_depth)."""
+def candidates(p, vertex, attack, stackp=0, throw_ins=True):
+    """The candidates ``_read`` lists at ``stackp`` against the string at
+    ``vertex``: the attacker's as generated, the owner's once ordered
+    (``throw_ins``: up to backfill2_depth)."""
     from gogame.kernel import board as kb, reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN
     r = Reader()
@@ -657,14 +657,18 @@ def owner_candidates(p, vertex, throw_ins=True, stackp=0):
     target = p.pos(vertex)
     o, mine = s[ORIGIN + target], s[COLOR + target]
     nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES:kr.MAXMOVES + 24])
-    n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
-    n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
+    if attack:
+        n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+    else:
+        n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+        n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
     return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
 
 
 def test_owner_throw_ins_only_up_to_backfill2_depth():
     p = from_diagram(OWNER_THROW_IN)
-    near, deep = owner_candidates(p, "A3", True), owner_candidates(p, "A3", False)
+    near = candidates(p, "A3", False, throw_ins=True)
+    deep = candidates(p, "A3", False, throw_ins=False)
     assert {"A2", "C2", "A1"} <= near
     assert "A1" not in deep
     assert near - deep == {"A1"}
@@ -684,8 +688,8 @@ X X O . .
 def test_owner_race_against_one_liberty_more_only_up_to_backfill2_depth():
     p = from_diagram(OWNER_RACE)
     backfill2 = Reader().depths[3]
-    near = owner_candidates(p, "A3", stackp=backfill2)
-    deep = owner_candidates(p, "A3", stackp=backfill2 + 1)
+    near = candidates(p, "A3", False, stackp=backfill2)
+    deep = candidates(p, "A3", False, stackp=backfill2 + 1)
     assert {"A2", "A1", "A5", "B5", "C4"} <= near
     assert near - deep == {"A5", "B5", "C4"}
 
@@ -703,26 +707,11 @@ O X X X O . .
 """
 
 
-def attacker_candidates(p, vertex, stackp):
-    """The attacker's candidates (unordered) against the string at
-    ``vertex``, as ``_read`` lists them at ``stackp``."""
-    from gogame.kernel import board as kb, reading as kr
-    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
-    r = Reader()
-    r._prepare(p)
-    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
-    target = p.pos(vertex)
-    o, mine = s[ORIGIN + target], s[COLOR + target]
-    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES:kr.MAXMOVES + 24])
-    n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
-    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
-
-
 def test_attacker_race_moves_only_up_to_backfill2_depth():
     p = from_diagram(ATTACKER_RACE)
     backfill2 = Reader().depths[3]
-    near = attacker_candidates(p, "B3", backfill2)
-    deep = attacker_candidates(p, "B3", backfill2 + 1)
+    near = candidates(p, "B3", True, backfill2)
+    deep = candidates(p, "B3", True, backfill2 + 1)
     assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
     assert near - deep == {"E4", "F3", "A4"}
 
@@ -744,8 +733,8 @@ FAR_RACE = """
 def test_far_race_moves_only_near_the_root():
     p = from_diagram(FAR_RACE)
     far = Reader().depths[3] - 3           # backfill2_depth - 3
-    near = attacker_candidates(p, "D2", far)
-    deep = attacker_candidates(p, "D2", far + 1)
+    near = candidates(p, "D2", True, far)
+    deep = candidates(p, "D2", True, far + 1)
     assert {"D3", "E1", "E3"} <= deep
     assert near - deep == {"G2", "G3"}
 

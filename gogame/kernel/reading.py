@@ -53,13 +53,13 @@ How a node is read:
   (extending its two-liberty strings, capturing owner strings in atari
   next to them) stop past ``backfill2_depth`` (deeper, a race the
   attacker wins only by saving a string of its own seldom decides, and
-  each such move costs a whole defence read); near the root (up to ``backfill2_depth`` - 3: stackp 2
-  at level 10), against two liberties, it also shortens the owner's
-  strings of three liberties or fewer next to a two-liberty neighbour
-  that shares a liberty with the target (a far race move, as GNU Go's
-  special_attack4 finds them; deeper, the owner's answers to such moves,
-  saving the far string or capturing the far stone, are not generated,
-  and they find false captures).
+  each such move costs a whole defence read); near the root (up to
+  ``backfill2_depth`` - 3: stackp 2 at level 10), against two liberties,
+  it also shortens the owner's strings of three liberties or fewer next
+  to a two-liberty neighbour that shares a liberty with the target (a far
+  race move, as GNU Go's special_attack4 finds them; deeper, the owner's
+  answers to such moves, saving the far string or capturing the far
+  stone, are not generated, and they find false captures).
   Candidates are ordered by the liberties each would leave (the mover's
   string and the target, counted without playing: ``board.libs_after``),
   then by the liberties the other side would get on a liberty of the
@@ -440,26 +440,26 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
-        # against two liberties, only a neighbour with the very same two
-        # liberties is in the race
-        if xl == 1 or (race and xl == 2 and (libs >= 3 or _shared(s, x, o) == 2)):
-            # save it: extend, or capture the owner's strings in atari around it
-            # (shortening other owner strings there costs a whole new defence
-            # each: only the far race moves below, near the root)
+        # save it (against two liberties, only a neighbour with the very
+        # same two liberties is in the race): extend, or capture the owner's
+        # strings in atari around it; or, near the root, shorten the owner's
+        # other strings around it (a far race move: each costs a whole new
+        # defence)
+        shared = _shared(s, x, o) if xl == 2 and libs == 2 else 0
+        save = xl == 1 or (race and xl == 2 and (libs >= 3 or shared == 2))
+        shorten = not save and xl == 2 and stackp <= far and shared >= 1
+        if not save and not shorten:
+            continue
+        if save:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
-            cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
-            kc = kb.neighbour_strings(s, x, mine, cap)
-            for j in range(kc):
-                if s[NLIB + cap[j]] == 1:
-                    n = _add(mv, sc, ply, n, _lib(s, cap[j], 0), 5)
-        elif xl == 2 and libs == 2 and stackp <= far and _shared(s, x, o) >= 1:
-            # far race moves: shorten the owner's other strings next to x
-            cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
-            kc = kb.neighbour_strings(s, x, mine, cap)
-            for j in range(kc):
-                y = cap[j]
-                if y != o and s[NLIB + y] <= 3:
-                    n = _add_liberties_of(s, mv, sc, ply, n, y, -2)
+        cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
+        kc = kb.neighbour_strings(s, x, mine, cap)
+        for j in range(kc):
+            y = cap[j]
+            if save and s[NLIB + y] == 1:
+                n = _add(mv, sc, ply, n, _lib(s, y, 0), 5)
+            elif shorten and y != o and s[NLIB + y] <= 3:
+                n = _add_liberties_of(s, mv, sc, ply, n, y, -2)
     return n
 
 
@@ -472,6 +472,9 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     other = 3 - mine
     n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
     nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    # with the attacker to move, a plain race is won only against as many
+    # liberties or fewer; one more (and two escapes) only up to backfill2_depth
+    slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
     for i in range(k):
         x = nbr[i]
         if s[NLIB + x] == 1:
@@ -489,9 +492,6 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             xl = s[NLIB + x]
             near = (ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
                     else ctx[C_BACKFILL2])
-            # with the attacker to move, a plain race is won only against as
-            # many liberties or fewer; one more only up to backfill2_depth
-            slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
             if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
                 n = _add_race_liberties(s, mv, sc, ply, n, x, 0, 1 + slack)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
