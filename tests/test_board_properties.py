@@ -809,9 +809,7 @@ def test_capture_wins_agrees_with_playing_the_capture(game):
     _assert_capture_wins_agrees(p, ref, f"after {describe(moves)}")
 
 
-@PROPERTY
-@given(games(sizes=small_first, max_moves=150))
-def test_safe_move_leaves_the_string_trivially_safe(game):
+def _assert_safe_moves_are_safe(size, moves):
     """The reader's shortcut below the root (``_safe_extension``, then
     ``_safe_capture``): a move it names is legal and, played, leaves the
     owner's string at least ``_safe_libs`` liberties (trivially safe one ply
@@ -820,7 +818,6 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
     from gogame.kernel import board as kb
     from gogame.kernel import reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN, PASS
-    size, moves = game
     p, ref = replay(size, moves)
     ctx, mv = kr.new_context()[:2]
     nbr = np.zeros(24, np.int32)
@@ -841,3 +838,22 @@ def test_safe_move_leaves_the_string_trivially_safe(game):
         assert p.trymove(move, owner), f"{gtp(move)} illegal after {describe(moves)}"
         assert p.s[NLIB + p.s[ORIGIN + o]] >= safe, f"{gtp(move)} after {describe(moves)}"
         p.popgo()
+
+
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_safe_move_leaves_the_string_trivially_safe(game):
+    _assert_safe_moves_are_safe(*game)
+
+
+# Black's C1 string ends with nine liberties, more than its list keeps: the
+# listed B1, taken by White's last move, is no liberty any more.
+STALE_LIBERTY_LIST = ("BD3 WD4 BC2 WF4 BC1 WA1 BC6 WB1 BB5 WF3 BD1 WE5 BE1 WA5 BF2 WA2 "
+                      "BD6 WB2 BA4 BC3 WD2 WB4 BE3 WA6 BC4 WA3 BF1 WB3 BC5 WA4 BE2 BB6 WB1")
+
+
+def test_safe_move_with_a_liberty_list_that_is_not_exact():
+    from gogame.coords import parse_gtp
+    moves = [(parse_gtp(m[1:], 6), BLACK if m[0] == "B" else WHITE)
+             for m in STALE_LIBERTY_LIST.split()]
+    _assert_safe_moves_are_safe(6, moves)

@@ -796,12 +796,15 @@ def _extensions(s, mv, ply, o, least, want):
     """The first ``want`` (one or two) legal extensions of the target ``o``
     at its listed liberties that leave it at least ``least`` liberties;
     PASS pads.  The counts are kept for this node (``_own_libs``).  With two
-    liberties or more left, only the ko point may be illegal (``least`` >= 2)."""
+    liberties or more left, only the ko point may be illegal (``least`` >= 2),
+    as long as the list is exact (``NLIB`` <= MAXLIBS; past it, a listed
+    point may be taken, and each is checked)."""
     color = s[COLOR + o]
+    exact = s[NLIB + o] <= MAXLIBS
     e0 = PASS
     for i in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, i)
-        if _own_libs(s, mv, ply, o, i) >= least and (lib != s[H_KO]
+        if _own_libs(s, mv, ply, o, i) >= least and ((exact and lib != s[H_KO])
                                                      or kb.legal(s, lib, color, False)):
             if e0 != PASS:
                 return e0, lib
