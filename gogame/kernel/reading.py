@@ -440,15 +440,17 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
+        # in atari, or in a race (up to backfill2_depth, which far is below)
+        if xl > 2 or (xl == 2 and not race):
+            continue
         # save it (against two liberties, only a neighbour with the very
         # same two liberties is in the race): extend, or capture the owner's
-        # strings in atari around it; or, near the root, shorten the owner's
-        # other strings around it (a far race move: each costs a whole new
-        # defence)
+        # strings in atari around it; or, near the root, with one liberty
+        # shared, shorten the owner's other strings around it (a far race
+        # move: each costs a whole new defence)
         shared = _shared(s, x, o) if xl == 2 and libs == 2 else 0
-        save = xl == 1 or (race and xl == 2 and (libs >= 3 or shared == 2))
-        shorten = not save and xl == 2 and stackp <= far and shared >= 1
-        if not save and not shorten:
+        save = xl == 1 or libs >= 3 or shared == 2
+        if not save and not (stackp <= far and shared >= 1):
             continue
         if save:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
@@ -456,9 +458,10 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         kc = kb.neighbour_strings(s, x, mine, cap)
         for j in range(kc):
             y = cap[j]
-            if save and s[NLIB + y] == 1:
-                n = _add(mv, sc, ply, n, _lib(s, y, 0), 5)
-            elif shorten and y != o and s[NLIB + y] <= 3:
+            if save:
+                if s[NLIB + y] == 1:
+                    n = _add(mv, sc, ply, n, _lib(s, y, 0), 5)
+            elif y != o and s[NLIB + y] <= 3:
                 n = _add_liberties_of(s, mv, sc, ply, n, y, -2)
     return n
 
