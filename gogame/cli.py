@@ -1,28 +1,40 @@
-"""The ``gogame`` command: replay | compare | regress | gtp | bench.
+"""The ``gogame`` command: warmup | replay | compare | regress | gtp | bench.
 
 Subcommand modules are imported only when used, so ``gogame --version``
 starts without loading numba.  Exit status: 0 on success, 1 when a game or
 check failed, 2 for bad options (argparse's convention) and for an execution
 mode that cannot be used (``--dask`` without dask or scheduler), one line.
+A reader that goes away (``gogame replay ... | head``) ends the command
+quietly with status 1, as Python's documentation advises.
 """
+
 import argparse
 import json
 import sys
 
 from . import __version__
+from .core import options
 
 
 def _replay(args):
-    from .jobs import ExecutionError, want_progress
-    from .replay import ReadSettings, format_report, replay_games
-    read = (ReadSettings(args.hash, args.cache_mb, args.hash_bits, args.threads)
-            if args.read else None)
+    from .tools.jobs import ExecutionError, want_progress
+    from .tools.replay import ReadSettings, format_report, replay_games
+
+    read = (
+        ReadSettings(args.hash, args.cache_mb, args.hash_bits, args.threads) if args.read else None
+    )
     trace = [] if args.trace else None
     try:
-        report = replay_games(args.games, check_hashing=args.check_hashing, read=read,
-                              trace=trace, until=None if args.moves is None else args.moves + 1,
-                              workers=args.workers, dask=args.dask,
-                              progress=want_progress(args, len(args.games)))
+        report = replay_games(
+            args.games,
+            check_hashing=args.check_hashing,
+            read=read,
+            trace=trace,
+            until=None if args.moves is None else args.moves + 1,
+            workers=args.workers,
+            dask=args.dask,
+            progress=want_progress(args, len(args.games)),
+        )
     except ExecutionError as e:
         print(f"gogame replay: error: {e}", file=sys.stderr)
         return 2
@@ -51,10 +63,17 @@ def _flat(result, prefix=""):
 
 
 def _bench(args):
-    from .bench import run_bench
-    result = run_bench(args.what, seconds=args.seconds, games=args.games,
-                       threads=args.threads, modes=args.parallel, runs=args.runs,
-                       cache_mb=args.cache_mb)
+    from .tools.bench import run_bench
+
+    result = run_bench(
+        args.what,
+        seconds=args.seconds,
+        games=args.games,
+        threads=args.threads,
+        modes=args.parallel,
+        runs=args.runs,
+        cache_mb=args.cache_mb,
+    )
     if args.json:
         print(json.dumps(result, indent=1))
     else:
@@ -63,17 +82,31 @@ def _bench(args):
     return 0
 
 
+def _warmup(args):
+    from . import kernel
+    from .tools.warmup import by_module, compiles, warmup
+
+    with compiles() as rows:
+        times = warmup(quiet=args.json)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "cache_dir": kernel.CACHE_DIR,
+                    "seconds": times,
+                    "compile_seconds_by_module": by_module(rows),
+                    "compiled": rows,
+                },
+                indent=1,
+            )
+        )
+    return 0
+
+
 def _regress(args):
-    from .regress import main as regress_main
+    from .tools.regress import main as regress_main
+
     return regress_main(args)
-
-
-def _budget(text):
-    from .cache import parse_budget
-    try:
-        return parse_budget(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _positive(text, what="a positive integer", top=1024):
@@ -84,93 +117,170 @@ def _positive(text, what="a positive integer", top=1024):
 
 def _thread_list(text):
     """``1,2,4`` -> [1, 2, 4]: thread counts, each 1..1024, in order given."""
-    out = [_positive(part.strip(), "a thread count") for part in text.split(",")]
+    out = [options.argtype(options.threads)(part) for part in text.split(",")]
     return sorted(set(out), key=out.index)
 
 
 def _mode_list(text):
-    from .reading import PARALLEL_MODES
+    from .core.reader import PARALLEL_MODES
+
     out = [part.strip() for part in text.split(",")]
     for mode in out:
         if mode not in PARALLEL_MODES:
             raise argparse.ArgumentTypeError(
-                f"unknown parallel mode {mode!r} (choose from {', '.join(PARALLEL_MODES)})")
+                f"unknown parallel mode {mode!r} (choose from {', '.join(PARALLEL_MODES)})"
+            )
     return sorted(set(out), key=out.index)
 
 
-def _bits(text):
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"hash bits must be 1..64, not {text}")
-    return int(text)
-
-
 def _cache_options(p):
-    p.add_argument("--cache-mb", type=_budget, default=8.0, metavar="MB",
-                   help="reading cache budget in MB (default 8; 0: no cache)")
-    p.add_argument("--hash", choices=["double", "full", "single"], default="double",
-                   help="cache key scheme (default double)")
-    p.add_argument("--hash-bits", type=_bits, default=64, metavar="K",
-                   help="use only K bits of hash word 0 (collision experiment)")
+    p.add_argument(
+        "--cache-mb",
+        type=options.argtype(options.cache_mb),
+        default=8.0,
+        metavar="MB",
+        help="reading cache budget in MB (default 8; 0: no cache)",
+    )
+    p.add_argument(
+        "--hash",
+        choices=options.SCHEMES,
+        default="double",
+        help="cache key scheme (default double)",
+    )
+    options.add_hash_bits(p)
 
 
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="gogame", description="Go tactical reading engine (numba).")
+        prog="gogame", description="Go tactical reading engine (numba)."
+    )
     parser.add_argument("--version", action="version", version=f"gogame {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_replay(sub)
+    _add_warmup(sub)
+    _add_bench(sub)
+    _add_regress(sub)
 
-    p = sub.add_parser("replay", help="replay SGF games through the board kernel")
-    p.add_argument("games", nargs="+", metavar="GAME.sgf")
-    p.add_argument("--read", action="store_true",
-                   help="examine every position: attack (and defend) each string")
-    p.add_argument("--trace", metavar="FILE", help="with --read: one line per result")
-    _cache_options(p)
-    from . import jobs                         # light: options of the execution modes
-    jobs.add_arguments(p)
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.set_defaults(run=_replay)
+    from .gtp import server as gtp_front  # light: numba loads when a command needs the board
 
-    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache, threads")
-    p.add_argument("what", choices=["board", "cache", "threads"])
-    p.add_argument("--threads", type=_thread_list, default=[1, 2], metavar="1,2,4",
-                   help="threads: thread counts to time (default 1,2)")
-    p.add_argument("--parallel", type=_mode_list, default=["abdada", "shared-cache"],
-                   metavar="MODES", help="threads: abdada and/or shared-cache (default both)")
-    p.add_argument("--runs", type=_positive, default=1,
-                   help="threads: runs per figure, the median kept (default 1)")
-    p.add_argument("--cache-mb", type=_budget, default=64.0, metavar="MB",
-                   help="threads: cache budget (default 64)")
-    p.add_argument("--seconds", type=float, default=1.0,
-                   help="time per measurement (default 1)")
-    p.add_argument("--games", nargs="*", default=None, metavar="GAME.sgf",
-                   help="games for the replay figures (default: sgf/*.sgf)")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.set_defaults(run=_bench)
-
-    p = sub.add_parser("regress", help="run GNU Go .tst regression files, judged as GNU Go does")
-    p.add_argument("files", nargs="+", metavar="FILE.tst")
-    p.add_argument("--engine", metavar="CMD",
-                   help="also run another GTP engine (a shell-like command), side by side")
-    p.add_argument("--only", metavar="1,5,20", help="run only these test numbers")
-    p.add_argument("--threads", type=int, default=None, help="gogame's reading threads")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.set_defaults(run=_regress)
-
-    from . import gtp as gtp_front     # light: numba loads when a command needs the board
     p = sub.add_parser("gtp", help="GTP engine on stdin/stdout (GoGui, Sabaki, regress)")
     gtp_front.add_arguments(p)
     p.set_defaults(run=gtp_front.run)
 
-    from . import compare as compare_front     # light, like gtp
+    from .tools import compare as compare_front  # light, like gtp
+
     p = sub.add_parser("compare", help="read games with every scheme x budget; traces must agree")
-    compare_front.add_arguments(p, _budget, _bits)
+    compare_front.add_arguments(p)
     p.set_defaults(run=compare_front.run)
     return parser
 
 
+def _add_replay(sub):
+    p = sub.add_parser("replay", help="replay SGF games through the board kernel")
+    p.add_argument("games", nargs="+", metavar="GAME.sgf")
+    p.add_argument(
+        "--read",
+        action="store_true",
+        help="examine every position: attack (and defend) each string",
+    )
+    p.add_argument("--trace", metavar="FILE", help="with --read: one line per result")
+    _cache_options(p)
+    from .tools import jobs  # light: options of the execution modes
+
+    jobs.add_arguments(p)
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_replay)
+
+
+def _add_warmup(sub):
+    p = sub.add_parser("warmup", help="compile every numba kernel once (progress on stderr)")
+    p.add_argument("--json", action="store_true", help="seconds per kernel group as JSON")
+    p.set_defaults(run=_warmup)
+
+
+def _add_bench(sub):
+    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache, threads, startup")
+    p.add_argument("what", choices=["board", "cache", "threads", "startup"])
+    p.add_argument(
+        "--threads",
+        type=_thread_list,
+        default=[1, 2],
+        metavar="1,2,4",
+        help="threads: thread counts to time (default 1,2)",
+    )
+    p.add_argument(
+        "--parallel",
+        type=_mode_list,
+        default=["abdada", "shared-cache"],
+        metavar="MODES",
+        help="threads: abdada and/or shared-cache (default both)",
+    )
+    p.add_argument(
+        "--runs",
+        type=_positive,
+        default=1,
+        help="threads, startup: runs per figure, the median kept (default 1)",
+    )
+    p.add_argument(
+        "--cache-mb",
+        type=options.argtype(options.cache_mb),
+        default=64.0,
+        metavar="MB",
+        help="threads: cache budget (default 64)",
+    )
+    p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    p.add_argument(
+        "--games",
+        nargs="*",
+        default=None,
+        metavar="GAME.sgf",
+        help="games for the replay figures (default: sgf/*.sgf)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_bench)
+
+
+def _add_regress(sub):
+    p = sub.add_parser("regress", help="run GNU Go .tst regression files, judged as GNU Go does")
+    p.add_argument("files", nargs="+", metavar="FILE.tst")
+    p.add_argument(
+        "--engine",
+        metavar="CMD",
+        help="also run another GTP engine (a shell-like command), side by side",
+    )
+    p.add_argument("--only", metavar="1,5,20", help="run only these test numbers")
+    p.add_argument(
+        "--threads",
+        type=options.argtype(options.threads),
+        default=None,
+        help="gogame's reading threads",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=_regress)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        status = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    return status
+
+
+def _quiet_stdout():
+    """stdout's reader has gone: point stdout at /dev/null, so that the
+    interpreter's last flush at exit cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

@@ -18,18 +18,21 @@ the slack (default 4 MB) absorbs run-to-run noise.  Exits 1 when a check
 fails, 2 when /usr/bin/time is missing (``apt-get install -y time``).
 
 A non-zero exit status after ``quit`` (the whole session answered) is
-reported as a warning on stderr; the peak stays valid.  Not measured: threads, the ``full`` scheme unless asked (``--hash full``),
+reported as a warning on stderr; the peak stays valid.  Not measured:
+threads, the ``full`` scheme unless asked (``--hash full``),
 and ``gogame replay --read`` (the same ReadingCache).  MB are MiB (2**20).
 """
+
 import argparse
 import json
 import os
 import pathlib
 import re
-import subprocess
 import sys
 import tempfile
 import time
+
+from gogame.gtp.client import GtpClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TIME = "/usr/bin/time"
@@ -37,76 +40,88 @@ GAME = ROOT / "sgf" / "gnugo-l1-19x19-s301.sgf"
 ATTACKS = 12
 
 
-def ask(proc, line):
-    """Send one command; return its response text (without '= ' and the blank line)."""
-    proc.stdin.write((line + "\n").encode())
-    proc.stdin.flush()
-    lines = []
-    while True:
-        got = proc.stdout.readline()
-        if got in (b"", b"\n"):
-            break
-        lines.append(got.decode())
-    text = "".join(lines)
-    if not text.startswith("="):
-        raise RuntimeError(f"{line!r} -> {text!r}")
-    return text[1:].split(" ", 1)[1].rstrip("\n")
-
-
-def session(proc):
-    """The command sequence; returns cache_stats as a dict."""
-    ask(proc, f"loadsgf {GAME} 60")
-    strings = [w.split()[0] for w in ask(proc, "worm_stones").splitlines() if w.strip()]
+def session(engine):
+    """The command sequence; returns cache_stats as a dict.  A ``?`` answer
+    raises GtpError."""
+    engine.ask(f"loadsgf {GAME} 60")
+    strings = [w.split()[0] for w in engine.ask("worm_stones").splitlines() if w.strip()]
     targets = strings[:ATTACKS]
     for v in targets:
-        ask(proc, f"attack {v}")
-    ask(proc, "clear_cache")
+        engine.ask(f"attack {v}")
+    engine.ask("clear_cache")
     for v in targets:
-        ask(proc, f"attack {v}")
-    stats = dict(line.split(" ", 1) for line in ask(proc, "cache_stats").splitlines())
-    ask(proc, "quit")
+        engine.ask(f"attack {v}")
+    stats = dict(line.split(" ", 1) for line in engine.ask("cache_stats").splitlines())
+    engine.ask("quit")
     return stats
 
 
 def measure(mb, scheme):
     """(peak RSS in MB, cache_stats) of one run with budget ``mb``."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
-        cmd = [TIME, "-v", "-o", out.name, sys.executable, "-m", "gogame", "gtp",
-               "--cache-mb", str(mb), "--hash", scheme]
+        cmd = [
+            TIME,
+            "-v",
+            "-o",
+            out.name,
+            sys.executable,
+            "-m",
+            "gogame",
+            "gtp",
+            "--cache-mb",
+            str(mb),
+            "--hash",
+            scheme,
+        ]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+        engine = GtpClient(cmd, env=env, cwd=ROOT)
         try:
-            stats = session(proc)
+            stats = session(engine)
         finally:
-            proc.stdin.close()
-            proc.wait(300)
+            returncode = engine.close(timeout=300)
         report = out.read()
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report)
     if not m:
         raise RuntimeError(f"gogame gtp --cache-mb {mb} failed:\n{report}")
-    if proc.returncode != 0:          # after a full session: the peak is still valid
-        print(f"bench_memory: warning: gogame gtp --cache-mb {mb} exited with status "
-              f"{proc.returncode} after quit", file=sys.stderr)
+    if returncode != 0:  # after a full session: the peak is still valid
+        print(
+            f"bench_memory: warning: gogame gtp --cache-mb {mb} exited with status "
+            f"{returncode} after quit",
+            file=sys.stderr,
+        )
     return int(m.group(1)) / 1024, stats
 
 
 def run(budgets, scheme, slack):
     """Rows for the baseline (M = 0) and each budget; see the contract."""
-    measure(0, scheme)                  # warm-up: fills numba's cache, not counted
+    measure(0, scheme)  # warm-up: fills numba's cache, not counted
     base, _ = measure(0, scheme)
-    rows = [{"mb": 0, "table_mb": 0.0, "peak_rss_mb": round(base, 1), "over_baseline_mb": 0.0,
-             "bound_mb": round(base + slack, 1), "ok": True}]
+    rows = [
+        {
+            "mb": 0,
+            "table_mb": 0.0,
+            "peak_rss_mb": round(base, 1),
+            "over_baseline_mb": 0.0,
+            "bound_mb": round(base + slack, 1),
+            "ok": True,
+        }
+    ]
     for mb in budgets:
         t0 = time.perf_counter()
         peak, stats = measure(mb, scheme)
         table = int(stats["bytes_allocated"]) / 2**20
-        rows.append({"mb": mb, "table_mb": round(table, 2), "peak_rss_mb": round(peak, 1),
-                     "over_baseline_mb": round(peak - base, 1),
-                     "bound_mb": round(mb + base + slack, 1),
-                     "ok": table <= mb and peak <= mb + base + slack,
-                     "entries_in_use": int(stats["entries_in_use"]),
-                     "seconds": round(time.perf_counter() - t0, 1)})
+        rows.append(
+            {
+                "mb": mb,
+                "table_mb": round(table, 2),
+                "peak_rss_mb": round(peak, 1),
+                "over_baseline_mb": round(peak - base, 1),
+                "bound_mb": round(mb + base + slack, 1),
+                "ok": table <= mb and peak <= mb + base + slack,
+                "entries_in_use": int(stats["entries_in_use"]),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+        )
     return rows
 
 
@@ -124,11 +139,14 @@ def main(argv=None):
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{'M (MB)':>7} {'table MB':>9} {'peak RSS MB':>12} {'RSS - base':>11} "
-              f"{'bound':>8}  ok")
+        print(
+            f"{'M (MB)':>7} {'table MB':>9} {'peak RSS MB':>12} {'RSS - base':>11} {'bound':>8}  ok"
+        )
         for r in rows:
-            print(f"{r['mb']:7g} {r['table_mb']:9.2f} {r['peak_rss_mb']:12.1f} "
-                  f"{r['over_baseline_mb']:11.1f} {r['bound_mb']:8.1f}  {r['ok']}")
+            print(
+                f"{r['mb']:7g} {r['table_mb']:9.2f} {r['peak_rss_mb']:12.1f} "
+                f"{r['over_baseline_mb']:11.1f} {r['bound_mb']:8.1f}  {r['ok']}"
+            )
     return 0 if all(r["ok"] for r in rows) else 1
 
 

@@ -12,6 +12,7 @@ source (file and move number).  The problems are data this project made.
 
     python3 scripts/find_hard_problems.py sgf/gnugo-l1-*.sgf -o gogame/data/hard_problems.json
 """
+
 import argparse
 import json
 import os
@@ -19,20 +20,22 @@ import sys
 
 import numpy as np
 
-from gogame.cache import ReadingCache
-from gogame.coords import format_gtp
+from gogame.core.coords import format_gtp
+from gogame.core.position import Position
+from gogame.core.reader import Reader
+from gogame.core.reading_cache import ReadingCache
+from gogame.core.sgfio import SgfError, apply_game, load_game
 from gogame.kernel import board as kb
 from gogame.kernel.layout import MAXPOS
-from gogame.position import Position
-from gogame.reading import Reader
-from gogame.sgfio import SgfError, apply_game, load_game
 
 
 def board_rows(position):
     """The board as text rows, top row first."""
     size = position.size
-    return ["".join(".XO"[position.color_at((row, col))] for col in range(size))
-            for row in range(size - 1, -1, -1)]
+    return [
+        "".join(".XO"[position.color_at((row, col))] for col in range(size))
+        for row in range(size - 1, -1, -1)
+    ]
 
 
 def hard_questions(position, reader, lo, hi):
@@ -63,10 +66,17 @@ def scan(path, every, lo, hi, out):
             return
         for routine, pt, nodes in hard_questions(position, reader, lo, hi):
             ko = position.ko
-            out.append({"source": f"{os.path.relpath(path)} move {number}", "size": game.size,
-                        "board": board_rows(position),
-                        "ko": format_gtp(ko) if ko is not None else None,
-                        "question": routine, "target": format_gtp(pt), "serial_nodes": nodes})
+            out.append(
+                {
+                    "source": f"{os.path.relpath(path)} move {number}",
+                    "size": game.size,
+                    "board": board_rows(position),
+                    "ko": format_gtp(ko) if ko is not None else None,
+                    "question": routine,
+                    "target": format_gtp(pt),
+                    "serial_nodes": nodes,
+                }
+            )
             print(f"{path} {number} {routine} {format_gtp(pt)} {nodes}", file=sys.stderr)
 
     apply_game(game, position, after_move=after)
@@ -89,8 +99,12 @@ def main(argv=None):
     p.add_argument("--every", type=int, default=5, help="examine every N-th move (default 5)")
     p.add_argument("--min-nodes", type=int, default=20_000)
     p.add_argument("--max-nodes", type=int, default=1_500_000)
-    p.add_argument("--per-size", type=int, default=40,
-                   help="keep at most this many problems per board size (default 40)")
+    p.add_argument(
+        "--per-size",
+        type=int,
+        default=40,
+        help="keep at most this many problems per board size (default 40)",
+    )
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args(argv)
     found = []

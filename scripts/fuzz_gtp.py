@@ -33,33 +33,65 @@ temporary directory, where hostile SGF files and copies of a few games
 from ``sgf/`` are written for ``loadsgf`` (``printsgf`` may be sent any of
 these paths, so no path outside that directory is ever given).
 """
+
 import argparse
 import io
 import os
 import pathlib
-import queue
 import random
 import re
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
+from gogame.gtp.client import EngineError, GtpClient
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MAX_LINE = 1 << 20                 # the engine's documented line limit (bytes)
-CHECK_ID = 10 ** 12                # the fuzzer's own commands count up from here
+MAX_LINE = 1 << 20  # the engine's documented line limit (bytes)
+CHECK_ID = 10**12  # the fuzzer's own commands count up from here
 EXCLUDED = re.compile(r"quit\Z|.*genmove.*|.*analyze\Z|gogui-interrupt\Z")
-WRITERS = re.compile(r"printsgf\Z|.*save.*")        # commands that write the file named
-READING = re.compile(r"attack\Z|defend\Z|ladder_attack\Z|does_attack\Z|does_defend\Z"
-                     r"|final_s.*|gogame-gfx_.*")      # they read: kept to small boards
+WRITERS = re.compile(r"printsgf\Z|.*save.*")  # commands that write the file named
+READING = re.compile(
+    r"attack\Z|defend\Z|ladder_attack\Z|does_attack\Z|does_defend\Z"
+    r"|final_s.*|gogame-gfx_.*"
+)  # they read: kept to small boards
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FIRST = re.compile(r"([=?])([0-9]*) ")
 
 COLORS = ["b", "w", "B", "W", "black", "White", "WHITE", "x", "empty", "bw", "0"]
-WORDS = ["on", "off", "OFF", "true", "-", "=", "?", "\u00e9", "\u00a0", "\u3000", "\ufffd",
-         "\U0001f600", "\u202e", "e\u0301", "\u2028", "NaN", "inf", "-inf", "1e400",
-         "0x10", "+7", "-0", "2.5", "1.", ".5", "9" * 5000, "-1", "0", "1", "26", "1000"]
+WORDS = [
+    "on",
+    "off",
+    "OFF",
+    "true",
+    "-",
+    "=",
+    "?",
+    "\u00e9",
+    "\u00a0",
+    "\u3000",
+    "\ufffd",
+    "\U0001f600",
+    "\u202e",
+    "e\u0301",
+    "\u2028",
+    "NaN",
+    "inf",
+    "-inf",
+    "1e400",
+    "0x10",
+    "+7",
+    "-0",
+    "2.5",
+    "1.",
+    ".5",
+    "9" * 5000,
+    "-1",
+    "0",
+    "1",
+    "26",
+    "1000",
+]
 SIZES = ["2", "5", "7", "9", "9", "9", "13", "19", "25", "1", "0", "26", "-9", "9.0", "09"]
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
@@ -123,8 +155,24 @@ class Generator:
             n = min(self.size, 25) if r.random() < 0.9 else 25
             v = f"{r.choice(LETTERS[:n])}{r.randint(1, n)}"
             return v.lower() if r.random() < 0.3 else v
-        return r.choice(["pass", "PASS", "resign", "I5", "A0", "A26", "Z99", "a-1", "aa",
-                         "A", "1", "A1A", "\u00c51", "j\x009"])
+        return r.choice(
+            [
+                "pass",
+                "PASS",
+                "resign",
+                "I5",
+                "A0",
+                "A26",
+                "Z99",
+                "a-1",
+                "aa",
+                "A",
+                "1",
+                "A1A",
+                "\u00c51",
+                "j\x009",
+            ]
+        )
 
     def token(self):
         r = self.rng
@@ -141,13 +189,14 @@ class Generator:
 
     def args(self, name):
         r = self.rng
-        if r.random() < 0.25:                      # anything at all
+        if r.random() < 0.25:  # anything at all
             return [self.token() for _ in range(r.randrange(5))]
         if name == "boardsize":
             return [r.choice(SIZES)]
         if name == "loadsgf":
-            return [r.choice(self.files)] + r.choice([[], [str(r.randint(0, 80))],
-                                                      [self.vertex()], ["9" * 30], ["9" * 5000]])
+            return [r.choice(self.files)] + r.choice(
+                [[], [str(r.randint(0, 80))], [self.vertex()], ["9" * 30], ["9" * 5000]]
+            )
         if name in ("komi", "fixed_handicap", "place_free_handicap"):
             return [r.choice(WORDS + SIZES)]
         if name in ("does_attack", "does_defend"):
@@ -176,8 +225,22 @@ class Generator:
 
     def mutate(self, line):
         r = self.rng
-        junk = [b"\x00", b"\r", b"\t", b"\x1b", b"\x7f", b"\xff", b"\xc3", b"\xc2\x85",
-                b"#", b" ", b"\x0b", b"\x0c", b"\xe2\x80\xa8", b"\xed\xa0\x80"]
+        junk = [
+            b"\x00",
+            b"\r",
+            b"\t",
+            b"\x1b",
+            b"\x7f",
+            b"\xff",
+            b"\xc3",
+            b"\xc2\x85",
+            b"#",
+            b" ",
+            b"\x0b",
+            b"\x0c",
+            b"\xe2\x80\xa8",
+            b"\xed\xa0\x80",
+        ]
         for _ in range(r.randint(1, 3)):
             at = r.randint(0, len(line))
             line = line[:at] + r.choice(junk) + line[at:]
@@ -196,8 +259,19 @@ class Generator:
         if kind < 0.0007:
             return self.huge()
         if kind < 0.05:
-            return r.choice([b"", b" ", b"\t \t", b"# interrupt", b"  # x y", b"\r",
-                             b"\x00\x01\x02", b"#", b"\x7f\r\t"])
+            return r.choice(
+                [
+                    b"",
+                    b" ",
+                    b"\t \t",
+                    b"# interrupt",
+                    b"  # x y",
+                    b"\r",
+                    b"\x00\x01\x02",
+                    b"#",
+                    b"\x7f\r\t",
+                ]
+            )
         if kind < 0.10:
             return bytes(r.choice(range(256)) for _ in range(r.randrange(60))).replace(b"\n", b"")
         if kind < 0.17:
@@ -210,8 +284,11 @@ class Generator:
         while True:
             line = self.raw_line()
             if r.random() < 0.3:
-                line = r.choice([b"1", b"0", b"007", b"42", b"1" * 30, b"9" * 5000]) \
-                    + r.choice([b" ", b"\t", b""]) + line
+                line = (
+                    r.choice([b"1", b"0", b"007", b"42", b"1" * 30, b"9" * 5000])
+                    + r.choice([b" ", b"\t", b""])
+                    + line
+                )
             if r.random() < 0.1:
                 line = self.mutate(line)
             name = command_name(line)
@@ -230,55 +307,33 @@ class Generator:
 
 # ------------------------------------------------------------ transports
 class Process:
-    """``gogame gtp`` on pipes; responses are read by a thread into a queue."""
+    """``gogame gtp`` on pipes, through ``GtpClient``'s byte level."""
 
     def __init__(self, cwd, timeout, extra=()):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.err = open(os.path.join(cwd, "stderr.log"), "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "gogame", "gtp", *extra],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.err, cwd=cwd, env=env)
-        self.timeout = timeout
-        self.responses = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        out, buf = self.proc.stdout, []
-        for line in iter(out.readline, b""):
-            buf.append(line)
-            if line == b"\n":
-                self.responses.put(b"".join(buf))
-                buf = []
-        if buf:
-            self.responses.put(b"".join(buf))
-        self.responses.put(None)                 # end of output: the engine exited
+        self.engine = GtpClient(
+            [sys.executable, "-m", "gogame", "gtp", *extra],
+            cwd=cwd,
+            env=env,
+            stderr=self.err,
+            timeout=timeout,
+        )
 
     def exchange(self, data, count):
-        """Write ``data``; return the next ``count`` responses (None: died)."""
-        try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            return [None] * count
+        """Write ``data``; return the next ``count`` responses (None: died or hung)."""
         out = []
-        for _ in range(count):
-            try:
-                out.append(self.responses.get(timeout=self.timeout))
-            except queue.Empty:
-                out.append(None)
-            if out[-1] is None:
-                return out + [None] * (count - len(out))
-        return out
+        try:
+            self.engine.write(data)
+            while len(out) < count:
+                out.append(self.engine.read_raw())
+        except EngineError:
+            pass
+        return out + [None] * (count - len(out))
 
     def close(self):
         """Send quit; the exit status (None if it had to be killed)."""
-        try:
-            self.proc.stdin.write(b"quit\n")
-            self.proc.stdin.close()
-            rc = self.proc.wait(60)
-        except (BrokenPipeError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            rc = None
+        rc = self.engine.close(timeout=60)
         self.err.close()
         return rc
 
@@ -288,7 +343,8 @@ class InProcess:
 
     def __init__(self, cwd, timeout, extra=()):
         sys.path.insert(0, str(ROOT))
-        from gogame import gtp
+        from gogame.gtp import server as gtp
+
         self.gtp = gtp
         self.log = open(os.path.join(cwd, "stderr.log"), "w")
         self.engine = gtp.GtpEngine(factory=gtp.default_factory(), log=self.log)
@@ -325,8 +381,10 @@ class Fuzz:
         self.kinds[kind] = self.kinds.get(kind, 0) + 1
         if self.kinds[kind] <= 3:
             why = why if len(why) <= 300 else why[:300] + " ..."
-            print(f"FAIL {why}: line {line[:120]!r}{' ...' if len(line) > 120 else ''}",
-                  file=self.log or sys.stderr)
+            print(
+                f"FAIL {why}: line {line[:120]!r}{' ...' if len(line) > 120 else ''}",
+                file=self.log or sys.stderr,
+            )
 
     def checks(self):
         ids = (self.check_id + 1, self.check_id + 2)
@@ -396,20 +454,35 @@ class Fuzz:
 def hostile_files(folder):
     """Paths for loadsgf: real games, hostile files, odd paths."""
     folder = pathlib.Path(folder)
-    files = {"garbage.sgf": b"\xff\xfe(;;;", "truncated.sgf": b"(;SZ[9];B[ee];W[",
-             "bigsz.sgf": b"(;SZ[99];B[aa])", "offboard.sgf": b"(;SZ[9];B[zz])",
-             "occupied.sgf": b"(;SZ[9];B[ee];W[ee])", "empty.sgf": b"",
-             "deep.sgf": b"(;SZ[9]" + b"(;B[aa]" * 5000 + b")" * 5001,
-             "latin1.sgf": b"(;CA[latin-1]SZ[9]C[\xe9\xff];B[cc])",
-             "ok.sgf": b"(;SZ[9]KM[6.5]AB[cc][dd]AW[ee];B[ff];W[gg];B[]IL[hh];W[hh])"}
+    files = {
+        "garbage.sgf": b"\xff\xfe(;;;",
+        "truncated.sgf": b"(;SZ[9];B[ee];W[",
+        "bigsz.sgf": b"(;SZ[99];B[aa])",
+        "offboard.sgf": b"(;SZ[9];B[zz])",
+        "occupied.sgf": b"(;SZ[9];B[ee];W[ee])",
+        "empty.sgf": b"",
+        "deep.sgf": b"(;SZ[9]" + b"(;B[aa]" * 5000 + b")" * 5001,
+        "latin1.sgf": b"(;CA[latin-1]SZ[9]C[\xe9\xff];B[cc])",
+        "ok.sgf": b"(;SZ[9]KM[6.5]AB[cc][dd]AW[ee];B[ff];W[gg];B[]IL[hh];W[hh])",
+    }
     for name, data in files.items():
         (folder / name).write_bytes(data)
-    games = []                         # copies: printsgf may overwrite any path it gets
+    games = []  # copies: printsgf may overwrite any path it gets
     for game in sorted((ROOT / "sgf").glob("*.sgf"))[::4]:
         (folder / game.name).write_bytes(game.read_bytes())
         games.append(str(folder / game.name))
-    odd = ["/dev/null", "/dev/zero", "/dev/stdin", "/proc/self/fd/0", "/", ".", "no-such.sgf", "",
-           "\u00e9\ufffd.sgf", str(folder / ("a" * 300))]
+    odd = [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/stdin",
+        "/proc/self/fd/0",
+        "/",
+        ".",
+        "no-such.sgf",
+        "",
+        "\u00e9\ufffd.sgf",
+        str(folder / ("a" * 300)),
+    ]
     return [str(folder / n) for n in files] + games + odd
 
 
@@ -417,7 +490,7 @@ def fuzz(mode, lines, seed, timeout=120, batch=50, log=None):
     """One fuzz run; returns its statistics (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="fuzz_gtp") as tmp:
         cwd = os.getcwd()
-        os.chdir(tmp)                  # in-process file commands write here
+        os.chdir(tmp)  # in-process file commands write here
         try:
             files = hostile_files(tmp)
             transport = (Process if mode == "process" else InProcess)(tmp, timeout)
@@ -441,15 +514,21 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--mode", choices=["process", "inprocess", "both"], default="both")
     p.add_argument("--batch", type=int, default=50, help="lines written before reading")
-    p.add_argument("--timeout", type=float, default=120,
-                   help="seconds to wait for a response before calling the engine hung")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=120,
+        help="seconds to wait for a response before calling the engine hung",
+    )
     args = p.parse_args(argv)
     bad = 0
-    for mode in (["process", "inprocess"] if args.mode == "both" else [args.mode]):
+    for mode in ["process", "inprocess"] if args.mode == "both" else [args.mode]:
         s = fuzz(mode, args.lines, args.seed, timeout=args.timeout, batch=args.batch)
-        print(f"{mode}: {s['lines']} lines, {s['answered']} answered, {s['errors']} errors, "
-              f"{s['internal']} internal errors, {s['failures']} failed checks, "
-              f"{s['seconds']} s ({s['lines'] / max(s['seconds'], 1e-9):.0f} lines/s)")
+        print(
+            f"{mode}: {s['lines']} lines, {s['answered']} answered, {s['errors']} errors, "
+            f"{s['internal']} internal errors, {s['failures']} failed checks, "
+            f"{s['seconds']} s ({s['lines'] / max(s['seconds'], 1e-9):.0f} lines/s)"
+        )
         bad += s["failures"]
     return 1 if bad else 0
 

@@ -31,15 +31,15 @@ Contract:
   protocol errors and no illegal moves, else 1.
 
 ``--parallel K`` runs K games at once (threads waiting on pipes).
-Standard library and sgfmill only.
+The standard library, sgfmill and gogame.gtp.client (no engine code).
 """
+
 import argparse
 import json
 import math
 import os
 import queue
 import shlex
-import subprocess
 import sys
 import tempfile
 import threading
@@ -47,80 +47,24 @@ import time
 
 from sgfmill import common, sgf
 
+from gogame.gtp.client import EngineError, GtpClient, GtpError
+
 REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules"
 
 
-class ProtocolError(Exception):
-    """An engine broke the protocol (malformed response, died, went silent)."""
+def open_engine(command, timeout):
+    """One engine on pipes; ``ask`` answers the text after ``= `` and raises
+    GtpError on ``?``, EngineError (a protocol error) on anything else,
+    silence for ``timeout`` seconds included."""
+    return GtpClient(shlex.split(command), timeout=timeout)
 
 
-class Rejected(Exception):
-    """An engine answered ``?``; the message is its text."""
-
-
-class Engine:
-    """One GTP engine process; ``send`` returns the text after ``= ``."""
-
-    def __init__(self, command, timeout):
-        self.command = command
-        self.timeout = timeout
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def _line(self, command):
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise ProtocolError(f"{self.command}: no answer to {command!r} "
-                                f"in {self.timeout} s") from None
-        if line is None:
-            raise ProtocolError(f"{self.command}: exited during {command!r}")
-        return line
-
-    def send(self, command):
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except OSError as e:
-            raise ProtocolError(f"{self.command}: cannot send {command!r}: {e}") from None
-        head = self._line(command)
-        while head == "":                     # tolerate blank lines before a response
-            head = self._line(command)
-        if not (head.startswith("= ") or head.startswith("? ") or head in ("=", "?")):
-            raise ProtocolError(f"{self.command}: malformed response to {command!r}: "
-                                f"{head!r}")
-        lines = [head[2:]]
-        while True:
-            line = self._line(command)
-            if line == "":
-                break
-            lines.append(line)
-        text = "\n".join(lines).strip()
-        if head.startswith("?"):
-            raise Rejected(text)
-        return text
-
-    def name(self):
-        try:
-            return f"{self.send('name')} {self.send('version')}".strip()
-        except Rejected:
-            return self.command
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (ProtocolError, Rejected, subprocess.TimeoutExpired, OSError):
-            self.proc.kill()
-            self.proc.wait()
+def engine_name(engine):
+    """``name`` and ``version`` answers, or the command line when refused."""
+    try:
+        return f"{engine.ask('name')} {engine.ask('version')}".strip()
+    except GtpError:
+        return engine.name
 
 
 def wilson(wins, n, z=1.96):
@@ -134,34 +78,48 @@ def wilson(wins, n, z=1.96):
 
 
 def setup(engine, size, komi, seconds):
-    for command in (f"boardsize {size}", "clear_board", f"komi {komi}",
-                    f"time_settings 0 {seconds:g} 1"):
+    for command in (
+        f"boardsize {size}",
+        "clear_board",
+        f"komi {komi}",
+        f"time_settings 0 {seconds:g} 1",
+    ):
         try:
-            engine.send(command)
-        except Rejected as e:
+            engine.ask(command)
+        except GtpError as e:
             if not command.startswith("time_settings"):
-                raise ProtocolError(f"{engine.command}: {command!r} rejected: {e}") from None
+                raise EngineError(f"{engine.name}: {command!r} rejected: {e}") from None
 
 
 def play_game(index, args):
     """One game; returns a dict with the moves, result and any error."""
     a_black = index % 2 == 0
-    cmd = {"b": args.engine_a if a_black else args.engine_b,
-           "w": args.engine_b if a_black else args.engine_a}
-    game = {"index": index, "a_black": a_black, "moves": [], "result": None,
-            "error": None, "illegal": 0, "seconds": {"b": [], "w": []}, "names": {}}
+    cmd = {
+        "b": args.engine_a if a_black else args.engine_b,
+        "w": args.engine_b if a_black else args.engine_a,
+    }
+    game = {
+        "index": index,
+        "a_black": a_black,
+        "moves": [],
+        "result": None,
+        "error": None,
+        "illegal": 0,
+        "seconds": {"b": [], "w": []},
+        "names": {},
+    }
     engines = {}
     referee = None
     try:
         for c in "bw":
-            engines[c] = Engine(cmd[c], args.timeout)
-            game["names"][c] = engines[c].name()
+            engines[c] = open_engine(cmd[c], args.timeout)
+            game["names"][c] = engine_name(engines[c])
             setup(engines[c], args.size, args.komi, args.seconds)
         if args.referee:
-            referee = Engine(args.referee, args.timeout)
+            referee = open_engine(args.referee, args.timeout)
             setup(referee, args.size, args.komi, args.seconds)
         _play_moves(game, engines, referee, args)
-    except ProtocolError as e:
+    except EngineError as e:
         game["error"] = str(e)
     finally:
         for e in list(engines.values()) + ([referee] if referee else []):
@@ -175,9 +133,9 @@ def _play_moves(game, engines, referee, args):
         other = "w" if color == "b" else "b"
         start = time.perf_counter()
         try:
-            vertex = engines[color].send(f"genmove {color}")
-        except Rejected as e:
-            raise ProtocolError(f"genmove {color} rejected: {e}") from None
+            vertex = engines[color].ask(f"genmove {color}")
+        except GtpError as e:
+            raise EngineError(f"genmove {color} rejected: {e}") from None
         game["seconds"][color].append(time.perf_counter() - start)
         if vertex.lower() == "resign":
             game["result"] = f"{other.upper()}+R"
@@ -185,11 +143,11 @@ def _play_moves(game, engines, referee, args):
         try:
             move = common.move_from_vertex(vertex, args.size)
         except ValueError:
-            raise ProtocolError(f"genmove {color} answered {vertex!r}") from None
+            raise EngineError(f"genmove {color} answered {vertex!r}") from None
         for judge in ([referee] if referee else []) + [engines[other]]:
             try:
-                judge.send(f"play {color} {vertex}")
-            except Rejected:
+                judge.ask(f"play {color} {vertex}")
+            except GtpError:
                 game["illegal"] += 1
                 game["result"] = f"{other.upper()}+F"
                 game["error"] = f"illegal move {color} {vertex} at move {len(game['moves']) + 1}"
@@ -199,9 +157,9 @@ def _play_moves(game, engines, referee, args):
         color = other
     scorer = referee or engines["b"]
     try:
-        game["result"] = scorer.send("final_score")
-    except Rejected as e:
-        raise ProtocolError(f"final_score rejected: {e}") from None
+        game["result"] = scorer.ask("final_score")
+    except GtpError as e:
+        raise EngineError(f"final_score rejected: {e}") from None
 
 
 def write_sgf(path, game, args):
@@ -213,9 +171,12 @@ def write_sgf(path, game, args):
     if game["result"]:
         root.set("RE", game["result"])
     avg = {c: _mean(game["seconds"][c]) for c in "bw"}
-    root.set("C", f"scripts/match.py, game {game['index']}, {args.seconds:g} s a move; "
-                  f"average seconds per move: black {avg['b']:.2f}, white {avg['w']:.2f}"
-             + (f"; error: {game['error']}" if game["error"] else ""))
+    root.set(
+        "C",
+        f"scripts/match.py, game {game['index']}, {args.seconds:g} s a move; "
+        f"average seconds per move: black {avg['b']:.2f}, white {avg['w']:.2f}"
+        + (f"; error: {game['error']}" if game["error"] else ""),
+    )
     for color, move in game["moves"]:
         g.extend_main_sequence().set_move(color, move)
     directory = os.path.dirname(os.path.abspath(path))
@@ -232,7 +193,7 @@ def _mean(xs):
 def a_won(game):
     """True/False for a finished game, None when it had an error or no winner."""
     result = (game["result"] or "").upper()
-    if game["error"] and game["illegal"] == 0 or not result[:2] in ("B+", "W+"):
+    if game["error"] and game["illegal"] == 0 or result[:2] not in ("B+", "W+"):
         return None
     black_won = result.startswith("B+")
     return black_won == game["a_black"]
@@ -242,19 +203,23 @@ def summarize(games, args, wall):
     finished = [g for g in games if a_won(g) is not None]
     wins = sum(1 for g in finished if a_won(g))
     low, high = wilson(wins, len(finished))
-    a_secs = [s for g in games for c in "bw" for s in g["seconds"][c]
-              if (c == "b") == g["a_black"]]
-    b_secs = [s for g in games for c in "bw" for s in g["seconds"][c]
-              if (c == "b") != g["a_black"]]
+    a_secs = [s for g in games for c in "bw" for s in g["seconds"][c] if (c == "b") == g["a_black"]]
+    b_secs = [s for g in games for c in "bw" for s in g["seconds"][c] if (c == "b") != g["a_black"]]
     return {
-        "engine_a": args.engine_a, "engine_b": args.engine_b, "size": args.size,
-        "komi": args.komi, "seconds_per_move_setting": args.seconds,
-        "games": len(games), "finished": len(finished), "a_wins": wins,
+        "engine_a": args.engine_a,
+        "engine_b": args.engine_b,
+        "size": args.size,
+        "komi": args.komi,
+        "seconds_per_move_setting": args.seconds,
+        "games": len(games),
+        "finished": len(finished),
+        "a_wins": wins,
         "a_win_rate": wins / len(finished) if finished else 0.0,
         "a_win_rate_95": [low, high],
         "a_wins_as_black": sum(1 for g in finished if a_won(g) and g["a_black"]),
         "a_wins_as_white": sum(1 for g in finished if a_won(g) and not g["a_black"]),
-        "a_seconds_per_move": _mean(a_secs), "b_seconds_per_move": _mean(b_secs),
+        "a_seconds_per_move": _mean(a_secs),
+        "b_seconds_per_move": _mean(b_secs),
         "moves_per_game": _mean([len(g["moves"]) for g in games]),
         "protocol_errors": sum(1 for g in games if g["error"] and not g["illegal"]),
         "illegal_moves": sum(g["illegal"] for g in games),
@@ -265,25 +230,29 @@ def summarize(games, args, wall):
 
 def format_report(r):
     low, high = r["a_win_rate_95"]
-    return "\n".join([
-        f"A: {r['engine_a']}", f"B: {r['engine_b']}",
-        f"{r['size']}x{r['size']}, komi {r['komi']}, {r['seconds_per_move_setting']:g} s a move: "
-        f"{r['games']} games, {r['finished']} finished",
-        f"A won {r['a_wins']} ({r['a_wins_as_black']} as black, {r['a_wins_as_white']} as "
-        f"white): win rate {100 * r['a_win_rate']:.1f}% "
-        f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
-        f"seconds per move: A {r['a_seconds_per_move']:.2f}, B {r['b_seconds_per_move']:.2f}; "
-        f"{r['moves_per_game']:.1f} moves a game; wall {r['wall_seconds']:.0f} s",
-        f"protocol errors {r['protocol_errors']}, illegal moves {r['illegal_moves']}",
-    ] + [f"  error: {e}" for e in r["errors"]])
+    return "\n".join(
+        [
+            f"A: {r['engine_a']}",
+            f"B: {r['engine_b']}",
+            f"{r['size']}x{r['size']}, komi {r['komi']}, "
+            f"{r['seconds_per_move_setting']:g} s a move: "
+            f"{r['games']} games, {r['finished']} finished",
+            f"A won {r['a_wins']} ({r['a_wins_as_black']} as black, {r['a_wins_as_white']} as "
+            f"white): win rate {100 * r['a_win_rate']:.1f}% "
+            f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
+            f"seconds per move: A {r['a_seconds_per_move']:.2f}, B {r['b_seconds_per_move']:.2f}; "
+            f"{r['moves_per_game']:.1f} moves a game; wall {r['wall_seconds']:.0f} s",
+            f"protocol errors {r['protocol_errors']}, illegal moves {r['illegal_moves']}",
+        ]
+        + [f"  error: {e}" for e in r["errors"]]
+    )
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--engine-a", default=f"{sys.executable} -m gogame gtp")
     p.add_argument("--engine-b", default="/usr/games/gnugo --mode gtp --level 1")
-    p.add_argument("--referee", default=REFEREE if os.access("/usr/games/gnugo", os.X_OK)
-                   else "")
+    p.add_argument("--referee", default=REFEREE if os.access("/usr/games/gnugo", os.X_OK) else "")
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--size", type=int, default=9)
     p.add_argument("--komi", type=float, default=7.5)
@@ -317,18 +286,20 @@ def main(argv=None):
             with lock:
                 games.append(game)
                 winner = {True: "A", False: "B", None: "-"}[a_won(game)]
-                print(f"game {i + 1}: A {'black' if game['a_black'] else 'white'}, "
-                      f"{len(game['moves'])} moves, {game['result']} -> {winner}"
-                      + (f" ({game['error']})" if game["error"] else ""),
-                      file=sys.stderr, flush=True)
+                print(
+                    f"game {i + 1}: A {'black' if game['a_black'] else 'white'}, "
+                    f"{len(game['moves'])} moves, {game['result']} -> {winner}"
+                    + (f" ({game['error']})" if game["error"] else ""),
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     threads = [threading.Thread(target=worker) for _ in range(max(1, args.parallel))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    report = summarize(sorted(games, key=lambda g: g["index"]), args,
-                       time.perf_counter() - start)
+    report = summarize(sorted(games, key=lambda g: g["index"]), args, time.perf_counter() - start)
     print(json.dumps(report, indent=1) if args.json else format_report(report))
     return 0 if report["protocol_errors"] == 0 and report["illegal_moves"] == 0 else 1
 

@@ -24,97 +24,65 @@ starts one fresh process per colour, plays one game and writes it to
 * SGF root: SZ, KM, PB, PW (engine ``name`` + ``version``), RE, DT, GC and C
   (provenance and seed); passes are stored as empty moves.
 
-Dependencies: the standard library and sgfmill only.
+Dependencies: the standard library, sgfmill and gogame.gtp.client (no engine code).
 """
 
 import argparse
 import datetime
 import os
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
 
 from sgfmill import common, sgf
 
+from gogame.gtp.client import EngineError, GtpClient, GtpError
+
 DEFAULT_ENGINE = "/usr/games/gnugo --mode gtp --level 1"
 
 
-class GtpError(Exception):
-    """An engine replied with '?', died, or produced something unusable."""
+class GameError(Exception):
+    """An engine replied with '?' or produced something unusable."""
 
 
-class GtpEngine:
-    """Minimal GTP client over subprocess pipes."""
-
-    def __init__(self, argv):
-        self.argv = argv
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, command):
-        """Send one command; return the reply text or raise GtpError."""
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError) as exc:
-            raise GtpError(f"{self.argv[0]}: cannot send {command!r}: {exc}")
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise GtpError(f"{self.argv[0]}: engine exited during {command!r}")
-            line = line.rstrip("\r\n")
-            if not line and lines:          # blank line ends the response
-                break
-            if line or lines:
-                lines.append(line)
-        head, text = lines[0][:1], "\n".join(lines)[1:].strip()
-        if head == "?":
-            raise GtpError(f"{self.argv[0]}: {command!r} failed: {text}")
-        if head != "=":
-            raise GtpError(f"{self.argv[0]}: malformed reply to {command!r}: {lines[0]!r}")
-        return text
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (GtpError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+def ask(engine, command):
+    """Send one command; return the reply text or raise GameError on '?'."""
+    try:
+        return engine.ask(command)
+    except GtpError as exc:
+        raise GameError(f"{engine.argv[0]}: {command!r} failed: {exc}") from None
 
 
 def play_game(black, white, size, komi, max_moves):
     """Play one game; return (moves, result). moves: [(colour, (row, col) | None)]."""
     engines = {"b": black, "w": white}
     for eng in engines.values():
-        eng.send(f"boardsize {size}")
-        eng.send("clear_board")
-        eng.send(f"komi {komi}")
+        ask(eng, f"boardsize {size}")
+        ask(eng, "clear_board")
+        ask(eng, f"komi {komi}")
     moves, colour, passes = [], "b", 0
     while passes < 2:
         if len(moves) >= max_moves:
-            raise GtpError(f"no result after {max_moves} moves (--max-moves)")
+            raise GameError(f"no result after {max_moves} moves (--max-moves)")
         other = "w" if colour == "b" else "b"
-        vertex = engines[colour].send(f"genmove {colour}")
+        vertex = ask(engines[colour], f"genmove {colour}")
         if vertex.lower() == "resign":
             return moves, f"{other.upper()}+R"
         try:
             move = common.move_from_vertex(vertex, size)
         except ValueError:
-            raise GtpError(f"{colour.upper()} engine generated bad move {vertex!r}")
+            raise GameError(f"{colour.upper()} engine generated bad move {vertex!r}") from None
         try:
-            engines[other].send(f"play {colour} {vertex}")
-        except GtpError as exc:
-            raise GtpError(f"illegal move {colour.upper()} {vertex} at move "
-                           f"{len(moves) + 1}: {exc}")
+            ask(engines[other], f"play {colour} {vertex}")
+        except GameError as exc:
+            raise GameError(
+                f"illegal move {colour.upper()} {vertex} at move {len(moves) + 1}: {exc}"
+            ) from exc
         moves.append((colour, move))
         passes = passes + 1 if move is None else 0
         colour = other
-    return moves, black.send("final_score")
+    return moves, ask(black, "final_score")
 
 
 def write_sgf(path, size, komi, names, result, moves, seed):
@@ -131,7 +99,7 @@ def write_sgf(path, size, komi, names, result, moves, seed):
     root.set("C", note)
     for colour, move in moves:
         node = game.extend_main_sequence()
-        if move is None:                  # sgfmill would write [tt]; use FF[4] []
+        if move is None:  # sgfmill would write [tt]; use FF[4] []
             node.set_raw(colour.upper(), b"")
         else:
             node.set_move(colour, move)
@@ -146,26 +114,37 @@ def write_sgf(path, size, komi, names, result, moves, seed):
 
 
 def engine_name(engine):
-    return f"{engine.send('name')} {engine.send('version')}".strip()
+    return f"{ask(engine, 'name')} {ask(engine, 'version')}".strip()
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--black", default=DEFAULT_ENGINE, help="black engine command")
     p.add_argument("--white", default=DEFAULT_ENGINE, help="white engine command")
-    p.add_argument("--size", "--sizes", dest="sizes", action="append",
-                   help="board size(s); repeatable or comma list (default 9)")
+    p.add_argument(
+        "--size",
+        "--sizes",
+        dest="sizes",
+        action="append",
+        help="board size(s); repeatable or comma list (default 9)",
+    )
     p.add_argument("--games", type=int, default=1, help="games per size")
     p.add_argument("--komi", type=float, default=6.5)
     p.add_argument("--seed", type=int, default=100, help="game k uses seed S+k")
     p.add_argument("--out", default="sgf", help="output directory")
-    p.add_argument("--max-moves", type=int, default=None,
-                   help="abort a game after this many moves (default 3*size*size)")
-    p.add_argument("--tag", default=None, help="file name prefix "
-                   "(default gnugo-l1 for the default engines, else 'engines')")
+    p.add_argument(
+        "--max-moves",
+        type=int,
+        default=None,
+        help="abort a game after this many moves (default 3*size*size)",
+    )
+    p.add_argument(
+        "--tag",
+        default=None,
+        help="file name prefix (default gnugo-l1 for the default engines, else 'engines')",
+    )
     args = p.parse_args(argv)
-    args.sizes = [int(s) for item in (args.sizes or ["9"])
-                  for s in item.split(",") if s.strip()]
+    args.sizes = [int(s) for item in (args.sizes or ["9"]) for s in item.split(",") if s.strip()]
     if args.tag is None:
         default = args.black == DEFAULT_ENGINE and args.white == DEFAULT_ENGINE
         args.tag = "gnugo-l1" if default else "engines"
@@ -189,23 +168,30 @@ def main(argv=None):
             print(f"[{k}/{total}] {size}x{size} seed {seed} ...", file=sys.stderr, flush=True)
             start, black, white = time.monotonic(), None, None
             try:
-                black = GtpEngine(engine_argv(args.black, seed))
-                white = GtpEngine(engine_argv(args.white, seed))
+                black = GtpClient(engine_argv(args.black, seed))
+                white = GtpClient(engine_argv(args.white, seed))
                 names = {"b": engine_name(black), "w": engine_name(white)}
-                moves, result = play_game(black, white, size, args.komi,
-                                          args.max_moves or 3 * size * size)
+                moves, result = play_game(
+                    black, white, size, args.komi, args.max_moves or 3 * size * size
+                )
                 write_sgf(path, size, args.komi, names, result, moves, seed)
-            except (GtpError, OSError) as exc:
+            except (GameError, EngineError, OSError) as exc:
                 failures += 1
-                print(f"error: game {k} ({size}x{size}, seed {seed}) aborted: {exc}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"error: game {k} ({size}x{size}, seed {seed}) aborted: {exc}",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 continue
             finally:
                 for eng in (black, white):
                     if eng is not None:
                         eng.close()
-            print(f"{path} {size}x{size} moves={len(moves)} result={result} "
-                  f"{time.monotonic() - start:.1f}s", flush=True)
+            print(
+                f"{path} {size}x{size} moves={len(moves)} result={result} "
+                f"{time.monotonic() - start:.1f}s",
+                flush=True,
+            )
     if failures:
         print(f"{failures} of {total} games failed", file=sys.stderr)
     return 1 if failures else 0

@@ -1,26 +1,19 @@
-"""Shared test set-up: tests/ on sys.path (for refboard), paths to data.
-
-Third-party data lives in ../shared beside the checkout and is never copied
-into the repo; tests that need it skip cleanly when it is absent.
-"""
-import pathlib
-import sys
+"""Fixtures shared by every test folder.  Plain helpers (paths, diagrams,
+the reference board, question scripts, GNU Go) live in tests/helpers/ and
+are imported as ``tests.helpers.<module>``."""
 
 import pytest
 
-TESTS = pathlib.Path(__file__).parent
-ROOT = TESTS.parent
-SHARED = ROOT.parent / "shared"
-sys.path.insert(0, str(TESTS))
+from tests.helpers.paths import shared_path
 
 
-def shared_path(*parts):
-    """A path under ../shared, or skip the test when it is not there."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"{path} not present")
-    return path
+@pytest.fixture(scope="session")
+def reading_tst():
+    """GNU Go's regress/reading.tst in ../shared (the test skips without it)."""
+    return shared_path("regress", "gnugo", "reading.tst")
 
 
-def project_games():
-    return sorted((ROOT / "sgf").glob("*.sgf"))
+@pytest.fixture(scope="session")
+def gnugo_regress():
+    """GNU Go's regress/ folder in ../shared: .tst files and games/."""
+    return shared_path("regress", "gnugo")

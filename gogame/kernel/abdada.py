@@ -21,6 +21,7 @@ ABDADA keeps that count in the transposition table).
 is raised by the first thread to finish the root, ``flag[F_WINNER]``
 names it.
 """
+
 import numpy as np
 from numba import njit
 

@@ -18,6 +18,7 @@ weaker memory orders.
 * ``prefetch(arr, i)``: a hint to bring the element's cache line in for
   reading soon; it changes nothing.
 """
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -28,13 +29,16 @@ from numba.np.arrayobj import make_array
 def _pointer(context, builder, aryty, ary, idx):
     """Address of ``ary[idx]`` (no wraparound, no bounds check)."""
     array = make_array(aryty)(context, builder, ary)
-    return cgutils.get_item_pointer(context, builder, aryty, array, [idx],
-                                    wraparound=False)
+    return cgutils.get_item_pointer(context, builder, aryty, array, [idx], wraparound=False)
 
 
 def _check(arr, *ints):
-    ok = (isinstance(arr, types.Array) and arr.dtype == types.int64 and arr.ndim == 1
-          and all(isinstance(t, types.Integer) for t in ints))
+    ok = (
+        isinstance(arr, types.Array)
+        and arr.dtype == types.int64
+        and arr.ndim == 1
+        and all(isinstance(t, types.Integer) for t in ints)
+    )
     if not ok:
         raise TypeError("atomics take a 1-D int64 array and integer arguments")
 
@@ -50,6 +54,7 @@ def atomic_load(typingctx, arr, idx):
     def codegen(context, builder, sig, args):
         ptr = _pointer(context, builder, sig.args[0], args[0], args[1])
         return builder.load_atomic(ptr, "seq_cst", 8)
+
     return types.int64(arr, idx), codegen
 
 
@@ -61,7 +66,9 @@ def _rmw(op):
             ptr = _pointer(context, builder, sig.args[0], args[0], args[1])
             v = _as_i64(context, builder, args[2], sig.args[2])
             return builder.atomic_rmw(op, ptr, v, "seq_cst")
+
         return types.int64(arr, idx, value), codegen
+
     make.__name__ = f"atomic_{op}"
     return intrinsic(make)
 
@@ -80,6 +87,7 @@ def atomic_cas(typingctx, arr, idx, expected, value):
         new = _as_i64(context, builder, args[3], sig.args[3])
         pair = builder.cmpxchg(ptr, old, new, "seq_cst", "seq_cst")
         return builder.extract_value(pair, 0)
+
     return types.int64(arr, idx, expected, value), codegen
 
 
@@ -92,8 +100,9 @@ def prefetch(typingctx, arr, idx):
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])     # read, keep, data
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # read, keep, data
         return context.get_dummy_value()
+
     return types.none(arr, idx), codegen
 
 

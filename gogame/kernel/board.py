@@ -15,13 +15,40 @@ Rules: suicide is illegal; a simple ko point forbids the immediate
 recapture; no superko.  Liberties: ``NLIB`` is always exact, the ``LIBS``
 list is exact while the count is at most ``MAXLIBS``.
 """
-import numpy as np
+
 from numba import njit
 
-from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_CHECK, H_HASHERR,
-                     H_HASHWHERE, H_KO, H_MARKGEN, H_SIZE, H_SP, H_STACKP, H_W,
-                     HW_LEN, LIBS, MARK, MAXLIBS, MAXPLY, MAXPOS, NEXT, NLIB,
-                     NSTONES, ORIGIN, PASS, PLYMARK, STACK, STACK_PAIRS, WHITE)
+from .layout import (
+    BLACK,
+    BORDER,
+    COLOR,
+    EMPTY,
+    H_CAPT,
+    H_CHECK,
+    H_HASHERR,
+    H_HASHWHERE,
+    H_KO,
+    H_MARKGEN,
+    H_SIZE,
+    H_SP,
+    H_STACKP,
+    H_W,
+    HW_LEN,
+    LIBS,
+    MARK,
+    MAXLIBS,
+    MAXPLY,
+    MAXPOS,
+    NEXT,
+    NLIB,
+    NSTONES,
+    ORIGIN,
+    PASS,
+    PLYMARK,
+    STACK,
+    STACK_PAIRS,
+    WHITE,
+)
 from .zobrist import KO_KEY, compute_hash
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
@@ -56,7 +83,7 @@ def _new_mark(s):
     """A fresh mark generation for scratch scans (never journaled)."""
     g = s[H_MARKGEN] + 1
     if g > 1 << 30:
-        s[MARK:MARK + MAXPOS] = 0
+        s[MARK : MARK + MAXPOS] = 0
         g = 1
     s[H_MARKGEN] = g
     return g
@@ -89,6 +116,7 @@ def clear(s, hw, size):
 
 
 # ------------------------------------------------------- liberty bookkeeping
+
 
 @njit(cache=True, _nrt=False)
 def _relist_liberties(s, o):
@@ -124,7 +152,7 @@ def _merge_liberties(s, pos, a, b, c, d):
     g = _new_mark(s)
     s[MARK + pos] = g
     n = 0
-    if o != pos:                    # o is one of the parts: drop pos from its list
+    if o != pos:  # o is one of the parts: drop pos from its list
         n = s[NLIB + o]
         k = 0
         while k < n:
@@ -237,6 +265,7 @@ def _join(s, a, b):
 
 
 # ----------------------------------------------------------------- moves
+
 
 @njit(cache=True, _nrt=False, nogil=True)
 def is_legal(s, pos, color):
@@ -429,6 +458,7 @@ def play_sequence(s, hw, keys, moves, colors):
 
 # ----------------------------------------------------------------- setup
 
+
 @njit(cache=True, _nrt=False, nogil=True)
 def set_color(s, hw, keys, pos, color):
     """Setup (AB/AW/AE): put ``color`` (or EMPTY) at ``pos``, no captures.
@@ -507,6 +537,7 @@ def rebuild_strings(s):
 
 
 # ----------------------------------------------------------- string queries
+
 
 @njit(cache=True, _nrt=False, nogil=True)
 def findlib(s, pos, out):
@@ -602,9 +633,14 @@ def libs_after(s, pos, color, limit):
         p = x
         while True:
             for r in (p - 1, p + 1, p - w, p + w):
-                if r == pos or (s[COLOR + r] == color and
-                                (s[ORIGIN + r] == joined0 or s[ORIGIN + r] == joined1
-                                 or s[ORIGIN + r] == joined2)):
+                if r == pos or (
+                    s[COLOR + r] == color
+                    and (
+                        s[ORIGIN + r] == joined0
+                        or s[ORIGIN + r] == joined1
+                        or s[ORIGIN + r] == joined2
+                    )
+                ):
                     if s[MARK + p] != g:
                         s[MARK + p] = g
                         n += 1

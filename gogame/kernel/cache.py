@@ -51,6 +51,7 @@ are counted in ``stats`` (the reader's ``ctx[C_STATS:C_STATS + 5]``, per
 thread): probes, hits, stores, replacements, collisions; misses = probes -
 hits.
 """
+
 import numpy as np
 from numba import njit
 
@@ -78,8 +79,8 @@ S_PROBES, S_HITS, S_STORES, S_REPLACEMENTS, S_COLLISIONS = 0, 1, 2, 3, 4
 VALID = np.int64(1) << 62
 SALT0 = np.uint64(0x9E3779B97F4A7C15)
 SALT1 = np.uint64(0xD1B54A32D192ED03)
-NO_TAG = -1          # _match: no entry with this tag
-MISMATCH = -2        # _match: tag matched, verification failed (a detected collision)
+NO_TAG = -1  # _match: no entry with this tag
+MISMATCH = -2  # _match: tag matched, verification failed (a detected collision)
 
 
 def board_words(size):
@@ -108,7 +109,7 @@ def new_cache(budget_bytes, scheme, size, hash_bits=64, policy=POLICY_DEPTH_AGE)
         raise ValueError(f"unknown replacement policy {policy!r}")
     wpe = words_per_entry(scheme, size)
     buckets = int(budget_bytes) // (8 * wpe * 2)
-    table = pages.zeros(buckets * 2 * wpe)     # 2 MB-aligned when large: huge pages
+    table = pages.zeros(buckets * 2 * wpe)  # 2 MB-aligned when large: huge pages
     meta = np.zeros(META_LEN, np.int64)
     meta[M_SCHEME] = scheme
     meta[M_CAPACITY] = buckets * 2
@@ -135,9 +136,14 @@ def _mix(x):
 def question_word(routine, target, komaster, kom_pos, stackp, settings):
     """Pack the question fields (not the position) into one word: routine 3
     bits, target 10, komaster 2, kom_pos 10, stackp 10, settings 18."""
-    return (np.int64(routine) | (np.int64(target) << 3) | (np.int64(komaster) << 13)
-            | (np.int64(kom_pos) << 15) | (np.int64(stackp) << 25)
-            | (np.int64(settings) << 35))
+    return (
+        np.int64(routine)
+        | (np.int64(target) << 3)
+        | (np.int64(komaster) << 13)
+        | (np.int64(kom_pos) << 15)
+        | (np.int64(stackp) << 25)
+        | (np.int64(settings) << 35)
+    )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -207,7 +213,7 @@ def _match(table, meta, e, k0, k1, qk, pk):
                 same = False
                 break
     if table[e] != seq:
-        return NO_TAG               # rewritten while we read: a miss
+        return NO_TAG  # rewritten while we read: a miss
     return data if same else MISMATCH
 
 
@@ -224,7 +230,7 @@ def prefetch(table, meta, hw, q):
         k0, _ = question_keys(hw, q, meta[M_MASK])
         e = _bucket(meta, k0) * meta[M_WPE]
         at.prefetch(table, e)
-        at.prefetch(table, e + 2 * meta[M_WPE] - 1)    # a bucket may span two lines
+        at.prefetch(table, e + 2 * meta[M_WPE] - 1)  # a bucket may span two lines
 
 
 @njit(cache=True, _nrt=False)
@@ -238,9 +244,10 @@ def probe(table, meta, stats, s, hw, q, pk):
     qk = q | (np.int64(s[H_KO]) << 53)
     b = _bucket(meta, k0)
     wpe = meta[M_WPE]
-    if meta[M_SCHEME] == SCHEME_FULL and (_full_tag(table, b * wpe, k0)
-                                          or _full_tag(table, (b + 1) * wpe, k0)):
-        pack_board(s, pk)           # only when some tag matches
+    if meta[M_SCHEME] == SCHEME_FULL and (
+        _full_tag(table, b * wpe, k0) or _full_tag(table, (b + 1) * wpe, k0)
+    ):
+        pack_board(s, pk)  # only when some tag matches
     collided = False
     for way in range(2):
         d = _match(table, meta, (b + way) * wpe, k0, k1, qk, pk)
@@ -312,11 +319,15 @@ def store(table, meta, stats, s, hw, q, pk, result, work):
     d0 = _data_of(table, meta, e0)
     d1 = _data_of(table, meta, e1)
     if _match(table, meta, e0, k0, k1, qk, pk) > 0:
-        e = e0                      # the same question: rewrite in place
+        e = e0  # the same question: rewrite in place
     elif _match(table, meta, e1, k0, k1, qk, pk) > 0:
         e = e1
-    elif (meta[M_POLICY] == POLICY_WAY0 or (d0 & VALID) == 0 or _gen_of(d0) != gen
-          or lw >= _work_of(d0)):
+    elif (
+        meta[M_POLICY] == POLICY_WAY0
+        or (d0 & VALID) == 0
+        or _gen_of(d0) != gen
+        or lw >= _work_of(d0)
+    ):
         e = e0
         if d0 & VALID:
             stats[S_REPLACEMENTS] += 1

@@ -21,6 +21,7 @@ The state array ``s`` holds, by segment:
 The two hash words live in a separate uint64 array ``hw``: ``hw[0:2]`` are the
 current words, ``hw[2 + 2k : 4 + 2k]`` the words saved by the trymove at depth k.
 """
+
 import numpy as np
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
@@ -36,13 +37,13 @@ STACK_PAIRS = 1 << 18
 H_SIZE = 0
 H_W = 1
 H_KO = 2
-H_CAPT = 3          # H_CAPT + color: stones of that colour captured (4, 5 used)
-H_STACKP = 6        # trymove depth
-H_SP = 7            # change-stack pointer (in ints)
-H_MARKGEN = 8       # scratch mark generation, not journaled
-H_CHECK = 9         # check_hashing: 1 = after every move/popgo
-H_HASHERR = 10      # 0, or 1 + the move (PASS = 0) whose check failed
-H_HASHWHERE = 11    # 1 = after a move, 2 = after a popgo
+H_CAPT = 3  # H_CAPT + color: stones of that colour captured (4, 5 used)
+H_STACKP = 6  # trymove depth
+H_SP = 7  # change-stack pointer (in ints)
+H_MARKGEN = 8  # scratch mark generation, not journaled
+H_CHECK = 9  # check_hashing: 1 = after every move/popgo
+H_HASHERR = 10  # 0, or 1 + the move (PASS = 0) whose check failed
+H_HASHWHERE = 11  # 1 = after a move, 2 = after a popgo
 HEADER = 16
 
 PLYMARK = HEADER

@@ -14,6 +14,7 @@ so a byte budget still bounds it.  It is unmapped when the array goes.
 Elsewhere, for small arrays, or when a call fails: ``numpy.zeros``.  Not
 done: explicit (hugetlbfs) huge pages, which need the system's setup.
 """
+
 import ctypes
 import sys
 import weakref
@@ -39,8 +40,14 @@ def _load_libc():
             try:
                 libc = ctypes.CDLL(None)
                 libc.mmap.restype = ctypes.c_void_p
-                libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
-                                      ctypes.c_int, ctypes.c_int, ctypes.c_long)
+                libc.mmap.argtypes = (
+                    ctypes.c_void_p,
+                    ctypes.c_size_t,
+                    ctypes.c_int,
+                    ctypes.c_int,
+                    ctypes.c_int,
+                    ctypes.c_long,
+                )
                 libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
                 libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
                 _libc = libc
@@ -65,7 +72,7 @@ def zeros(n):
         libc.munmap(addr, start - addr)
     if addr + span > end:
         libc.munmap(end, addr + span - end)
-    libc.madvise(start, end - start, _MADV_HUGEPAGE)     # a hint: failure is harmless
+    libc.madvise(start, end - start, _MADV_HUGEPAGE)  # a hint: failure is harmless
     buffer = (ctypes.c_int64 * n).from_address(start)
     weakref.finalize(buffer, libc.munmap, start, end - start)
     return np.ctypeslib.as_array(buffer)

@@ -22,30 +22,49 @@ called repeatedly on the same tree; the caller owns time control.
 Not done: superko (simple ko only, from the board kernel), tree reuse
 between moves, pass inside the tree (the caller decides when to pass).
 """
+
 import math
 
 import numpy as np
 from numba import njit
 
 from .board import legal, play
-from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_CHECK, H_SIZE, H_SP,
-                     H_STACKP, H_W, LIBS, MAXLIBS, MAXPOS, NEXT, NLIB, ORIGIN, PASS,
-                     STACK, WHITE)
+from .layout import (
+    BLACK,
+    BORDER,
+    COLOR,
+    EMPTY,
+    H_CAPT,
+    H_CHECK,
+    H_SIZE,
+    H_SP,
+    H_STACKP,
+    H_W,
+    LIBS,
+    MAXLIBS,
+    MAXPOS,
+    NEXT,
+    NLIB,
+    ORIGIN,
+    PASS,
+    STACK,
+    WHITE,
+)
 
 # meta fields
-M_NODES = 0         # nodes in use
-M_COLOR = 1         # colour to move at the root
-M_LAST = 2          # the move that led to the root position (PASS if none)
-M_ITER = 3          # iterations run so far
-M_EXPAND = 4        # visits before a leaf is expanded
-M_MAXMOVES = 5      # playout length cap
-M_BLACKWINS = 6     # playouts black won
+M_NODES = 0  # nodes in use
+M_COLOR = 1  # colour to move at the root
+M_LAST = 2  # the move that led to the root position (PASS if none)
+M_ITER = 3  # iterations run so far
+M_EXPAND = 4  # visits before a leaf is expanded
+M_MAXMOVES = 5  # playout length cap
+M_BLACKWINS = 6  # playouts black won
 META_LEN = 8
 
 # stats columns
 S_N, S_W, S_RN, S_RW, S_PN, S_PW = 0, 1, 2, 3, 4, 5
 
-RAVE_K = 1.0 / 2000.0   # beta = rn / (rn + n + rn * n * RAVE_K)
+RAVE_K = 1.0 / 2000.0  # beta = rn / (rn + n + rn * n * RAVE_K)
 EXPLORE = 0.15
 
 
@@ -60,13 +79,21 @@ def new_tree(capacity):
 def new_scratch():
     """Work arrays for one searching thread: state copy, words, sequences, lists."""
     from .layout import STATE_LEN
-    return (np.zeros(STATE_LEN, np.int32), np.zeros(2 + 2 * 8, np.uint64),
-            np.zeros(4 * MAXPOS, np.int32), np.zeros(4 * MAXPOS, np.int32),
-            np.zeros(MAXPOS, np.int32), np.zeros(MAXPOS, np.int32),
-            np.zeros(MAXPOS, np.int32), np.zeros(1024, np.int32))
+
+    return (
+        np.zeros(STATE_LEN, np.int32),
+        np.zeros(2 + 2 * 8, np.uint64),
+        np.zeros(4 * MAXPOS, np.int32),
+        np.zeros(4 * MAXPOS, np.int32),
+        np.zeros(MAXPOS, np.int32),
+        np.zeros(MAXPOS, np.int32),
+        np.zeros(MAXPOS, np.int32),
+        np.zeros(1024, np.int32),
+    )
 
 
 # ----------------------------------------------------------- local shape
+
 
 @njit(cache=True, inline="always")
 def _nlib(s, pos):
@@ -173,6 +200,7 @@ def playable(s, pos, color):
 
 
 # ------------------------------------------------------------- playouts
+
 
 @njit(cache=True)
 def _capture_of(s, o, color):
@@ -338,6 +366,7 @@ def area_score(s, owner):
 
 # ----------------------------------------------------------------- tree
 
+
 @njit(cache=True)
 def _load(root, root_hw, ws, whw):
     """Copy the root's header and board into the work arrays (depth 0)."""
@@ -441,8 +470,25 @@ def select(links, stats, node):
 
 
 @njit(cache=True, nogil=True)
-def search(root, root_hw, keys, links, stats, meta, komi, iterations, own,
-           ws, whw, seq, seqc, empt, eidx, first, path):
+def search(
+    root,
+    root_hw,
+    keys,
+    links,
+    stats,
+    meta,
+    komi,
+    iterations,
+    own,
+    ws,
+    whw,
+    seq,
+    seqc,
+    empt,
+    eidx,
+    first,
+    path,
+):
     """Run ``iterations`` UCT-RAVE iterations from the root state ``root``.
 
     ``own[0, p]`` / ``own[1, p]`` count playouts that ended with ``p`` black /
@@ -452,7 +498,7 @@ def search(root, root_hw, keys, links, stats, meta, komi, iterations, own,
     root_color = meta[M_COLOR]
     expand_at = meta[M_EXPAND]
     maxmoves = meta[M_MAXMOVES]
-    for it in range(iterations):
+    for _ in range(iterations):
         _load(root, root_hw, ws, whw)
         node = 0
         color = root_color
@@ -513,7 +559,7 @@ def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, firs
         mover = root_color if d % 2 == 0 else 3 - root_color
         if d > 0:
             stats[node, S_N] += 1.0
-            if winner != mover:      # node's move was played by the other colour
+            if winner != mover:  # node's move was played by the other colour
                 stats[node, S_W] += 1.0
         f = links[node, 1]
         if f < 0:

@@ -138,19 +138,36 @@ Not done here: the "gray" komaster states and the ko position in the key
 and GNU Go's move-ordering heuristics (so a different winning move may be
 named).
 """
+
 import numpy as np
 from numba import njit
 
 from . import abdada as ab
 from . import board as kb
 from . import cache as kc
-from .layout import (BLACK, BORDER, COLOR, EMPTY, H_CAPT, H_KO, H_STACKP, LIBS, MAXLIBS,
-                     NLIB, NSTONES, ORIGIN, PASS, WHITE, H_W, NEXT)
+from .layout import (
+    BLACK,
+    BORDER,
+    COLOR,
+    EMPTY,
+    H_CAPT,
+    H_KO,
+    H_STACKP,
+    H_W,
+    LIBS,
+    MAXLIBS,
+    NEXT,
+    NLIB,
+    NSTONES,
+    ORIGIN,
+    PASS,
+    WHITE,
+)
 
 WIN, KO_A, KO_B = 5, 4, 3
 MOVE_SPAN = 1 << 12
 MAXMOVES = 48
-READ_PLIES = 160          # hard cap on stackp while reading
+READ_PLIES = 160  # hard cap on stackp while reading
 
 # ctx fields
 C_NODES = 0
@@ -167,28 +184,28 @@ C_NODELIMIT = 10
 C_ABORTED = 11
 C_ROOT = 12
 C_LADDER = 13
-C_SETTINGS = 14           # depth settings and board size id, part of every cache question
-C_ROOTNODES = 15          # node counter when the root question was asked
-C_STATS = 16              # cache statistics: probes, hits, stores, replacements, collisions
+C_SETTINGS = 14  # depth settings and board size id, part of every cache question
+C_ROOTNODES = 15  # node counter when the root question was asked
+C_STATS = 16  # cache statistics: probes, hits, stores, replacements, collisions
 # parallel reading (ABDADA); C_SHARE = 0 reads serially
-C_SHARE = 24              # nodes closer than this many plies to the root use the busy table
-C_THREAD = 25             # this thread's number
-C_STOPPED = 26            # another thread finished the root first: results are void
-C_DEFERRED = 27           # moves deferred because another thread was searching them
-C_MARKS = 28              # moves marked busy (null-window probes)
-C_RESEARCHES = 29         # probes that failed high and were read again unmarked
-C_REPROBES = 30           # nodes cut short by a cache re-probe after deferring
-C_PARALLEL = 31           # one of several threads: watch the stop flag
+C_SHARE = 24  # nodes closer than this many plies to the root use the busy table
+C_THREAD = 25  # this thread's number
+C_STOPPED = 26  # another thread finished the root first: results are void
+C_DEFERRED = 27  # moves deferred because another thread was searching them
+C_MARKS = 28  # moves marked busy (null-window probes)
+C_RESEARCHES = 29  # probes that failed high and were read again unmarked
+C_REPROBES = 30  # nodes cut short by a cache re-probe after deferring
+C_PARALLEL = 31  # one of several threads: watch the stop flag
 CTX_LEN = 32
 
 # a cached result: bound * BOUND_SPAN + code * MOVE_SPAN + move
 B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
-DROPPED = -(1 << 20)      # _order's score for a candidate left out
+DROPPED = -(1 << 20)  # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
-ANY_MOVE = 1 << 17        # stored with a result whose move need not be the first
-KILLER = MAXMOVES + 48    # mv column: the owner's last refutation among siblings
-OWNLIBS = KILLER + 1      # mv columns: the owner's liberties after extending at each
-                          # liberty of the target (-1: not counted yet at this node)
+ANY_MOVE = 1 << 17  # stored with a result whose move need not be the first
+KILLER = MAXMOVES + 48  # mv column: the owner's last refutation among siblings
+OWNLIBS = KILLER + 1  # mv columns: the owner's liberties after extending at each
+# liberty of the target (-1: not counted yet at this node)
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -198,8 +215,8 @@ def new_context():
     """ctx (int64 counters and settings), move and score scratch rows, and
     the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
-    ctx[C_DEPTH:C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)   # moves, scratch, killer, counts
+    ctx[C_DEPTH : C_KODEPTH + 1] = DEFAULT_DEPTHS
+    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # moves, scratch, killer, counts
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
     pk = np.zeros(32, np.int64)
     return ctx, mv, sc, pk
@@ -337,7 +354,7 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     liberties (ataris that win a race or force a connection)."""
     w = s[H_W]
     mine = s[COLOR + o]
-    seen = scratch[16:24]               # friends already looked at
+    seen = scratch[16:24]  # friends already looked at
     nseen = 0
     for k in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, k)
@@ -434,9 +451,9 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         if stackp <= ctx[C_BACKFILL2]:
             n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
     # save the attacker's own strings in atari next to the target
-    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
     race = stackp <= ctx[C_BACKFILL2]
-    far = ctx[C_BACKFILL2] - 3          # far race moves: near the root only
+    far = ctx[C_BACKFILL2] - 3  # far race moves: near the root only
     for i in range(k):
         x = nbr[i]
         xl = s[NLIB + x]
@@ -454,7 +471,7 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             continue
         if save:
             n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
-        cap = mv[ply, MAXMOVES + 24:MAXMOVES + 48]
+        cap = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
         kc = kb.neighbour_strings(s, x, mine, cap)
         for j in range(kc):
             y = cap[j]
@@ -472,9 +489,8 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
     o = s[ORIGIN + target]
     mine = s[COLOR + target]
-    other = 3 - mine
     n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
-    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
     # with the attacker to move, a plain race is won only against as many
     # liberties or fewer; one more (and two escapes) only up to backfill2_depth
     slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
@@ -483,9 +499,9 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         if s[NLIB + x] == 1:
             n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
         elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 10)   # half a liberty
+            n = _add_liberties_of(s, mv, sc, ply, n, x, 10)  # half a liberty
             # and air for the owner's other short strings that touch it
-            kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24:MAXMOVES + 48])
+            kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24 : MAXMOVES + 48])
             for j in range(kf):
                 f = mv[ply, MAXMOVES + 24 + j]
                 if f != o and s[NLIB + f] <= 2:
@@ -493,13 +509,25 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         elif libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
             # a race: neighbours with at most one liberty more (plus shared ones)
             xl = s[NLIB + x]
-            near = (ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
-                    else ctx[C_BACKFILL2])
+            near = (
+                ctx[C_BREAKCHAIN]
+                if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
+                else ctx[C_BACKFILL2]
+            )
             if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
                 n = _add_race_liberties(s, mv, sc, ply, n, x, 0, 1 + slack)
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_friend_rescues(s, mv, sc, ply, n, o, mv[ply, MAXMOVES + 24:MAXMOVES + 48], 30,
-                                stackp <= ctx[C_BREAKCHAIN])
+        n = _add_friend_rescues(
+            s,
+            mv,
+            sc,
+            ply,
+            n,
+            o,
+            mv[ply, MAXMOVES + 24 : MAXMOVES + 48],
+            30,
+            stackp <= ctx[C_BREAKCHAIN],
+        )
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
     if libs >= 2 and not ctx[C_LADDER] and wide:
         n = _add_second_order(s, mv, sc, ply, n, o, -1)
@@ -507,7 +535,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
         n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
     if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
-        n = _add(mv, sc, ply, n, PASS, -1000)     # tenuki: the string may be safe already
+        n = _add(mv, sc, ply, n, PASS, -1000)  # tenuki: the string may be safe already
     return n
 
 
@@ -607,8 +635,12 @@ def _contact(s, m, color, o, nbr, k):
 def _on_edge(s, m):
     """Is ``m`` on the first line?"""
     w = s[H_W]
-    return (s[COLOR + m - 1] == BORDER or s[COLOR + m + 1] == BORDER
-            or s[COLOR + m - w] == BORDER or s[COLOR + m + w] == BORDER)
+    return (
+        s[COLOR + m - 1] == BORDER
+        or s[COLOR + m + 1] == BORDER
+        or s[COLOR + m - w] == BORDER
+        or s[COLOR + m + w] == BORDER
+    )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -642,9 +674,9 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_
     tl = ml if adjacent else s[NLIB + o] + gain
     score = 20 * min(tl, 6)
     if _on_edge(s, m):
-        score -= 10                     # fewer liberties to come there
+        score -= 10  # fewer liberties to come there
     if tl >= safe:
-        score += 1000                   # first, whatever else scores
+        score += 1000  # first, whatever else scores
     open_libs = min(open_libs, 5)
     if adjacent:
         score += 4 * open_libs
@@ -677,7 +709,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     nothing (``_defend_score``)."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
-    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]
+    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
@@ -689,13 +721,23 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
         own = _own_libs(s, mv, ply, o, j) if j >= 0 else -1
         ml = own if own >= 0 and not attack else kb.libs_after(s, m, color, 6)
         if ml == 0 or (captures and m == s[H_KO]):
-            sc[ply, i] += -50           # suicide or ko retake: try last
+            sc[ply, i] += -50  # suicide or ko retake: try last
             continue
         if attack:
             sc[ply, i] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
         else:
-            sc[ply, i] += _defend_score(s, m, o, adjacent, captures, gain, safe, ml,
-                                        kb.libs_after(s, m, 3 - color, 6), throw_ins)
+            sc[ply, i] += _defend_score(
+                s,
+                m,
+                o,
+                adjacent,
+                captures,
+                gain,
+                safe,
+                ml,
+                kb.libs_after(s, m, 3 - color, 6),
+                throw_ins,
+            )
     _sort(mv, sc, ply, n)
     while n > 0 and sc[ply, n - 1] < DROPPED // 2:
         n -= 1
@@ -750,7 +792,7 @@ def _capture_wins(s, lib, color):
     with one liberty left, taking one stone is a snapback (the capturing
     string joins friends) or a ko (it does not), taking more is a capture."""
     if lib == s[H_KO]:
-        return False                    # the ko retake is illegal
+        return False  # the ko retake is illegal
     if kb.libs_after(s, lib, color, 2) >= 2:
         return True
     w = s[H_W]
@@ -778,8 +820,11 @@ def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     if kb.trymove(s, hw, keys, m, color):
         ctx[C_TRYMOVES] += 1
         return 1
-    if ((komaster == EMPTY or komaster == color) and stackp <= ctx[C_KODEPTH]
-            and kb.tryko(s, hw, keys, m, color)):
+    if (
+        (komaster == EMPTY or komaster == color)
+        and stackp <= ctx[C_KODEPTH]
+        and kb.tryko(s, hw, keys, m, color)
+    ):
         ctx[C_TRYMOVES] += 1
         return 2
     return 0
@@ -807,8 +852,9 @@ def _extensions(s, mv, ply, o, least, want):
     e0 = PASS
     for i in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, i)
-        if _own_libs(s, mv, ply, o, i) >= least and ((exact and lib != s[H_KO])
-                                                     or kb.legal(s, lib, color, False)):
+        if _own_libs(s, mv, ply, o, i) >= least and (
+            (exact and lib != s[H_KO]) or kb.legal(s, lib, color, False)
+        ):
             if e0 != PASS:
                 return e0, lib
             if want == 1:
@@ -838,7 +884,7 @@ def _safe_capture(s, nbr, k, o, color, safe):
             m = _lib(s, x, 0)
             adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0)
             if not adjacent and libs + gain >= safe and m != s[H_KO]:
-                return m                # a capture is legal unless a ko retake
+                return m  # a capture is legal unless a ko retake
     return PASS
 
 
@@ -924,8 +970,9 @@ def _usable(hit, alpha, beta, stats, root):
 
 
 @njit(cache=True, _nrt=False)
-def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
-          komaster, alpha, beta):
+def _read(
+    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, komaster, alpha, beta
+):
     """Attack (``attack`` true) or defend ``target`` within the window
     (alpha, beta) of codes; see the module doc."""
     mine = s[COLOR + target]
@@ -939,18 +986,19 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     ply = stackp - ctx[C_ROOT]
     _forget_counts(mv, ply)
     use_cache = meta[kc.M_CAPACITY] > 0
-    q = kc.question_word((1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0,
-                         stackp, ctx[C_SETTINGS])
+    q = kc.question_word(
+        (1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0, stackp, ctx[C_SETTINGS]
+    )
     if use_cache:
-        kc.prefetch(table, meta, hw, q)         # loads while the shortcuts run
+        kc.prefetch(table, meta, hw, q)  # loads while the shortcuts run
     if attack and libs == 1:
         # decided before the cache and without a node: the attacker
         # captures (not a ko capture, not a snapback; decided unplayed)
         lib = _lib(s, o, 0)
         if _capture_wins(s, lib, color):
             return _result(WIN, lib, alpha, beta)[0]
-    nbr = mv[ply, MAXMOVES:MAXMOVES + 24]       # the attacker's neighbour strings,
-    nk = -1                                     # listed when first needed
+    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]  # the attacker's neighbour strings,
+    nk = -1  # listed when first needed
     safe = _safe_libs(ctx, stackp + 1)
     if not attack and ply > 0:
         # below the root, a move that leaves the string trivially safe one
@@ -974,9 +1022,9 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     else:
         n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
     if use_cache:
-        hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
+        hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
         if hit >= 0:
-            r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5], ply == 0)
+            r = _usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0)
             if r >= 0:
                 return r
     if ctx[C_PARALLEL] != 0 and ab.stopped(flag):
@@ -988,17 +1036,22 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
         return fail * MOVE_SPAN
     nodes0 = ctx[C_NODES]
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe,
-                   stackp <= ctx[C_BACKFILL2])
-    max_tries = (MAXMOVES if stackp <= ctx[C_BREAKCHAIN]
-                 else (8 if attack and libs >= 3 else 4) if stackp <= ctx[C_BRANCH]
-                 else 1 if attack and libs >= 3 else 2)
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe, stackp <= ctx[C_BACKFILL2])
+    max_tries = (
+        MAXMOVES
+        if stackp <= ctx[C_BREAKCHAIN]
+        else (8 if attack and libs >= 3 else 4)
+        if stackp <= ctx[C_BRANCH]
+        else 1
+        if attack and libs >= 3
+        else 2
+    )
     # the owner, below the root and not in a ladder read: the move that
     # refuted a sibling's attacker move goes first, if it is tried at all
     killed = False
     if not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0:
         killed = _killer_first(mv, ply, min(n, max_tries))
-    mv[ply + 1, KILLER] = PASS      # the children's killers come from each other
+    mv[ply + 1, KILLER] = PASS  # the children's killers come from each other
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
     best = 0
     best_move = PASS
@@ -1022,14 +1075,14 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
     second = False
     searched = False
     i = -1
-    cut_i = MAXMOVES          # the first move left untried by max_tries
-    lazy_i = MAXMOVES         # the first move the ladder reads added
+    cut_i = MAXMOVES  # the first move left untried by max_tries
+    lazy_i = MAXMOVES  # the first move the ladder reads added
     while True:
         if not second:
             i += 1
             if i >= n or best >= beta or (lazy and mv[ply, i] == PASS):
                 if k < ndef:
-                    second = True           # deferred moves first, then back here
+                    second = True  # deferred moves first, then back here
                     i -= 1
                     continue
                 if not lazy or best >= beta:
@@ -1040,14 +1093,36 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                     # their nodes use the rows past this ply: shift the root
                     ctx[C_ROOT] -= 1
                     for x in (x0, x1, x2):
-                        if (x != PASS and s[NLIB + x] == 2 and c1 == PASS
-                                and (libs > 1 or _lib(s, x, 0) == _lib(s, o, 0)
-                                     or _lib(s, x, 1) == _lib(s, o, 0))
-                                and not _ladder_escapes(s, x)):
+                        if (
+                            x != PASS
+                            and s[NLIB + x] == 2
+                            and c1 == PASS
+                            and (
+                                libs > 1
+                                or _lib(s, x, 0) == _lib(s, o, 0)
+                                or _lib(s, x, 1) == _lib(s, o, 0)
+                            )
+                            and not _ladder_escapes(s, x)
+                        ):
                             ctx[C_LADDER] = 1
-                            r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
-                                      not attack, np.int64(x), np.int64(komaster), np.int64(0),
-                                      np.int64(WIN))
+                            r = _read(
+                                s,
+                                hw,
+                                keys,
+                                ctx,
+                                mv,
+                                sc,
+                                pk,
+                                table,
+                                meta,
+                                busy,
+                                flag,
+                                not attack,
+                                np.int64(x),
+                                np.int64(komaster),
+                                np.int64(0),
+                                np.int64(WIN),
+                            )
                             ctx[C_LADDER] = 0
                             if r // MOVE_SPAN == WIN:
                                 if c0 == PASS:
@@ -1073,7 +1148,7 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                         if not seen and n < MAXMOVES:
                             mv[ply, i] = c
                             i += 1
-                            if tail:                # the tenuki moves one down
+                            if tail:  # the tenuki moves one down
                                 mv[ply, i] = PASS
                             n += 1
                     i = lazy_i - 1
@@ -1096,9 +1171,9 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             tries += 1
         if ndef > 0 and use_cache:
             # another thread may have finished this node meanwhile
-            hit = kc.probe(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk)
+            hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
             if hit >= 0:
-                r = _usable(hit, alpha, beta, ctx[C_STATS:C_STATS + 5], ply == 0)
+                r = _usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0)
                 if r >= 0:
                     ctx[C_REPROBES] += 1
                     return r
@@ -1112,13 +1187,13 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
                 continue
         # a move before the best one (searched late) must show a tie
         lo = _prev(best) if best > alpha and idx < best_i else max(alpha, best)
-        lost = s[H_CAPT + mine]             # the owner's stones captured so far
+        lost = s[H_CAPT + mine]  # the owner's stones captured so far
         played = _play(s, hw, keys, ctx, m, color, komaster, stackp)
         if played == 0:
             continue
         hi = beta
         if played == 2:
-            if lo >= KO_B:                      # a conditional ko win scores at most KO_B
+            if lo >= KO_B:  # a conditional ko win scores at most KO_B
                 kb.popgo(s, hw, keys)
                 continue
             hi = min(beta, KO_B)
@@ -1133,17 +1208,52 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             if key != 0:
                 ab.mark(busy, key)
                 ctx[C_MARKS] += 1
-            code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
-                                not attack, np.int64(target), np.int64(kom),
-                                np.int64(invert(top)), np.int64(invert(lo))) // MOVE_SPAN)
+            code = invert(
+                _read(
+                    s,
+                    hw,
+                    keys,
+                    ctx,
+                    mv,
+                    sc,
+                    pk,
+                    table,
+                    meta,
+                    busy,
+                    flag,
+                    not attack,
+                    np.int64(target),
+                    np.int64(kom),
+                    np.int64(invert(top)),
+                    np.int64(invert(lo)),
+                )
+                // MOVE_SPAN
+            )
             if key != 0:
                 ab.unmark(busy, key)
                 if code >= top and top < hi and ctx[C_STOPPED] == 0:
-                    ctx[C_RESEARCHES] += 1      # it may be the best: read it unmarked
-                    code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag,
-                                        not attack, np.int64(target), np.int64(kom),
-                                        np.int64(invert(hi)), np.int64(invert(lo)))
-                                  // MOVE_SPAN)
+                    ctx[C_RESEARCHES] += 1  # it may be the best: read it unmarked
+                    code = invert(
+                        _read(
+                            s,
+                            hw,
+                            keys,
+                            ctx,
+                            mv,
+                            sc,
+                            pk,
+                            table,
+                            meta,
+                            busy,
+                            flag,
+                            not attack,
+                            np.int64(target),
+                            np.int64(kom),
+                            np.int64(invert(hi)),
+                            np.int64(invert(lo)),
+                        )
+                        // MOVE_SPAN
+                    )
         kb.popgo(s, hw, keys)
         if ctx[C_STOPPED] != 0:
             return 0
@@ -1155,11 +1265,19 @@ def _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target,
             best_i = idx
     result, bound = _result(best, best_move, alpha, beta)
     if not attack and best >= beta and best_move != PASS and ctx[C_LADDER] == 0:
-        mv[ply, KILLER] = best_move     # the owner's refutation, for the siblings
+        mv[ply, KILLER] = best_move  # the owner's refutation, for the siblings
     if use_cache and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
-        kc.store(table, meta, ctx[C_STATS:C_STATS + 5], s, hw, q, pk,
-                 result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0),
-                 ctx[C_NODES] - nodes0 + 1)
+        kc.store(
+            table,
+            meta,
+            ctx[C_STATS : C_STATS + 5],
+            s,
+            hw,
+            q,
+            pk,
+            result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0),
+            ctx[C_NODES] - nodes0 + 1,
+        )
     return result
 
 
@@ -1172,7 +1290,7 @@ def new_shared():
 @njit(cache=True, _nrt=False)
 def _root(s, ctx, mv):
     ctx[C_ROOT] = s[H_STACKP]
-    mv[:, KILLER] = PASS            # killers never outlive a question
+    mv[:, KILLER] = PASS  # killers never outlive a question
     ctx[C_ABORTED] = 0
     ctx[C_STOPPED] = 0
     ctx[C_ROOTNODES] = ctx[C_NODES]
@@ -1188,11 +1306,27 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, t
     _root(s, ctx, mv)
     if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
         return 0
-    r = _read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack,
-              np.int64(target), np.int64(EMPTY), np.int64(0), np.int64(WIN))
+    r = _read(
+        s,
+        hw,
+        keys,
+        ctx,
+        mv,
+        sc,
+        pk,
+        table,
+        meta,
+        busy,
+        flag,
+        attack,
+        np.int64(target),
+        np.int64(EMPTY),
+        np.int64(0),
+        np.int64(WIN),
+    )
     if ctx[C_PARALLEL] != 0 and ctx[C_STOPPED] == 0:
         if not ab.finish(flag, ctx[C_THREAD]):
-            ctx[C_STOPPED] = 1          # another thread was first: its answer counts
+            ctx[C_STOPPED] = 1  # another thread was first: its answer counts
     return r
 
 
@@ -1210,13 +1344,31 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
         return 0
     kom = color if played == 2 else EMPTY
     if attack and s[COLOR + target] == EMPTY:
-        code = WIN                  # even into a snapback, as GNU Go answers
+        code = WIN  # even into a snapback, as GNU Go answers
         if s[H_KO] != PASS and played == 1:
             code = KO_A
     else:
-        code = invert(_read(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, not attack,
-                            np.int64(target), np.int64(kom), np.int64(0), np.int64(WIN))
-                      // MOVE_SPAN)
+        code = invert(
+            _read(
+                s,
+                hw,
+                keys,
+                ctx,
+                mv,
+                sc,
+                pk,
+                table,
+                meta,
+                busy,
+                flag,
+                not attack,
+                np.int64(target),
+                np.int64(kom),
+                np.int64(0),
+                np.int64(WIN),
+            )
+            // MOVE_SPAN
+        )
     kb.popgo(s, hw, keys)
     if played == 2 and code > KO_B:
         code = KO_B

@@ -5,6 +5,7 @@ stone, ``KO_KEY`` for the ko point), kernel point ``pos``.  The tables come
 from fixed seeds, so hash words are the same in every process and run.
 Side to move is not hashed: a reading routine implies it (as in GNU Go).
 """
+
 import numpy as np
 from numba import njit
 

@@ -1,0 +1,547 @@
+"""GTP v2 front-end: ``gogame gtp`` speaks the Go Text Protocol on stdin/stdout.
+
+``GtpEngine`` subclasses pygtp's ``gtp.Engine`` (its ``send(line) -> response``
+interface, ``known_commands``, ``disconnect`` and ``cmd_*`` handlers) and
+fixes what pygtp gets wrong for real clients:
+
+* preprocessing as GTP v2 §3.1 says: control characters other than HT and LF
+  are dropped (CR too), the line is cut at ``#``, HT becomes a space, and a
+  blank or comment-only line gets **no** response (pygtp answers it, and
+  also drops every non-ASCII character);
+* ids: only ASCII digits, echoed as GNU Go echoes them (``=0`` too; pygtp
+  loses id 0); a line holding only an id gets ``?id syntax error``;
+* responses are always ``=id result`` / ``?id message`` with the space after
+  ``=``/``?``, end with one blank line and never hold an empty line inside;
+* any exception in a command becomes a ``?`` response (its traceback goes to
+  stderr) and the position is restored: the process never dies on input.
+
+Answers are formatted as GNU Go 3.8 formats them (``showboard`` starts with a
+newline and draws GNU Go's board; ``attack`` answers ``0`` or ``CODE VERTEX``
+with ``PASS`` for a success without a move; vertex lists run top row first).
+Spec commands fail with the spec's wording (``syntax error``, ``illegal move``,
+``unacceptable size``, ``cannot undo``, ``cannot load file``, ``unknown
+command``); GNU Go's own commands (``attack``, ``countlib``, ``trymove``...)
+fail with GNU Go's wording (``invalid coordinate``, ``vertex must not be
+empty``...).  ``does_attack``/``does_defend`` take ``MOVE STRING``, GNU Go's
+order.  Deviations from GNU Go: vertex lists carry no trailing space, and
+``loadsgf`` rejects an until-argument that is neither a move number >= 1 nor
+a vertex (GNU Go then loads up to the first pass).
+
+The session (``engine.Engine``, which loads numba) is created lazily; ``main``
+starts it on a background thread so that ``name``, ``protocol_version`` and
+``list_commands`` are answered before the kernel is loaded; that thread
+also loads the reading and playout kernels before it hands the session
+over, so no command pays for them.  Extensions:
+``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
+"""
+
+import math
+import sys
+import threading
+import time
+import traceback
+
+import gtp as pygtp
+
+from .. import __version__
+from ..core.coords import format_vertices
+from .analyze import AnalyzeCommands
+from .play import PlayCommands
+from .protocol import (
+    FLOAT_RE,
+    ID_RE,
+    INT_RE,
+    UNTIL_VERTEX_RE,
+    GtpError,
+    clean,
+    format_response,
+    parse_command,
+    preprocess,
+)
+
+
+# ------------------------------------------------------------------ engine
+class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
+    """The gogame GTP engine: ``send(line)`` returns the response ('' when
+    the line gets none); ``disconnect`` turns true after ``quit``.
+
+    pygtp's ``__init__`` wants a ready game object; the session here is made
+    on first use (or by ``prewarm`` on a thread), so its fields are set here.
+    """
+
+    # command name prefixes whose first underscore is a dash in GTP
+    DASHED = ("gogame_", "gogui_", "kgs_", "gg_", "lz_")
+
+    def __init__(self, session=None, factory=None, name="gogame", version=__version__, log=None):
+        self._name = name
+        self._version = version
+        self.disconnect = False
+        self._session = session
+        self._factory = factory or default_factory()
+        self._warm = None  # (thread, box) while a prewarm runs
+        self._log = log
+        self.commands = {}
+        self.streaming = set()  # commands answered as a stream (lz-analyze)
+        for attr in dir(self):
+            if attr.startswith(("cmd_", "stream_")) and getattr(self, attr) is not None:
+                name_ = attr.split("_", 1)[1]
+                if name_.startswith(self.DASHED):
+                    name_ = name_.replace("_", "-", 1)
+                self.commands[name_] = getattr(self, attr)
+                if attr.startswith("stream_"):
+                    self.streaming.add(name_)
+        self.known_commands = sorted(self.commands)
+
+    # --------------------------------------------------------- session
+    def prewarm(self):
+        """Create the session on a background thread (loads numba and the
+        compiled kernels)."""
+        if self._session is not None or self._warm is not None:
+            return
+        box = {}
+
+        def work():
+            try:
+                session = self._factory()
+            except BaseException as e:  # reported on first use
+                box["error"] = e
+                return
+            _warm_kernels()  # before the first command, not during it
+            box["session"] = session
+
+        thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
+        self._warm = (thread, box)
+        thread.start()
+
+    def finish_prewarm(self, timeout=None):
+        if self._warm is not None:
+            self._warm[0].join(timeout)
+
+    @property
+    def session(self):
+        if self._session is None:
+            if self._warm is not None:
+                thread, box = self._warm
+                thread.join()
+                self._warm = None
+                if "error" in box:
+                    self.log(
+                        "gogame: session start-up failed:\n"
+                        + "".join(traceback.format_exception(box["error"]))
+                    )
+                else:
+                    self._session = box["session"]
+            if self._session is None:
+                self._session = self._factory()
+        return self._session
+
+    def log(self, text):
+        stream = self._log or sys.stderr
+        try:
+            stream.write(text if text.endswith("\n") else text + "\n")
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    # -------------------------------------------------------- dispatch
+    def send(self, message):
+        """One line in, the response out ('' for a blank or comment line)."""
+        parsed = parse_command(preprocess(message))
+        if parsed is None:
+            return ""
+        cmd_id, name, args = parsed
+        if name is None:
+            return format_response(False, cmd_id, "syntax error")
+        handler = self.commands.get(name)
+        if handler is None:
+            return format_response(False, cmd_id, "unknown command")
+        if name in self.streaming:
+            return self._stream(cmd_id, name, handler, args)
+        return self._run(cmd_id, name, handler, args)
+
+    def _stream(self, cmd_id, name, handler, args):
+        """A streamed response: ``=id`` and a newline, then the lines the
+        handler emits, then the blank line.  Written to ``self.out`` as they
+        come when serving; returned whole otherwise.  An error before the
+        first line is an ordinary ``?`` response."""
+        written = []
+        out = self.out
+
+        def emit(line):
+            line = clean(line).strip()
+            if not line:
+                return
+            if not written:
+                written.append(("=" if cmd_id is None else f"={cmd_id}") + " \n")
+                if out is not None:
+                    out(written[-1])
+            if line:
+                written.append(line + "\n")
+                if out is not None:
+                    out(written[-1])
+
+        response = self._run(cmd_id, name, lambda args_: handler(args_, emit), args)
+        if not written:
+            return response
+        if response.startswith("?"):
+            self.log(f"gogame: {name} stopped: {response.strip()}")
+        return ("" if out is not None else "".join(written)) + "\n"
+
+    def reject(self, message, reason):
+        """Answer a line that cannot be run (e.g. too long) with its id."""
+        parsed = parse_command(preprocess(message))
+        if parsed is None:
+            return ""
+        return format_response(False, parsed[0], reason)
+
+    def _run(self, cmd_id, name, handler, args):
+        session = self._session
+        before = (session.position, session.position.stackp) if session is not None else (None, 0)
+        try:
+            return format_response(True, cmd_id, handler(args))
+        except GtpError as e:
+            return format_response(False, cmd_id, str(e))
+        except NotImplementedError as e:
+            self._restore(before)
+            return format_response(False, cmd_id, f"{name} not implemented yet{_detail(e)}")
+        except Exception as e:
+            self.log(f"gogame: command {name!r} failed:\n" + traceback.format_exc())
+            self._restore(before)
+            first = (str(e).splitlines() or [""])[0]
+            return format_response(
+                False,
+                cmd_id,
+                f"internal error: {type(e).__name__}" + (f": {first}" if first else ""),
+            )
+
+    def _restore(self, before):
+        """After an unexpected exception: unwind trymoves it left behind."""
+        if self._session is None:
+            return
+        position, stackp = before
+        if position is None:  # the command made the session
+            position = self._session.position
+        try:
+            while position is self._session.position and position.stackp > stackp:
+                position.popgo()
+        except Exception:
+            self.log("gogame: could not restore the position:\n" + traceback.format_exc())
+
+    # ---------------------------------------------------- arguments
+    def parse_vertex(self, text, allow_pass=False, error="invalid coordinate"):
+        from ..core import coords
+
+        if text is None:
+            raise GtpError(error)
+        try:
+            pt = coords.parse_gtp(text, self.session.size)
+        except ValueError:
+            raise GtpError(error) from None
+        if pt is None and not allow_pass:
+            raise GtpError(error)
+        return pt
+
+    def parse_color(self, text, error="invalid color"):
+        from ..core.position import parse_color
+
+        try:
+            return parse_color(text)
+        except ValueError:
+            raise GtpError(error) from None
+
+    def parse_move(self, args, error="invalid color or coordinate", allow_pass=True):
+        if len(args) < 2:
+            raise GtpError(error)
+        return (
+            self.parse_color(args[0], error),
+            self.parse_vertex(args[1], allow_pass=allow_pass, error=error),
+        )
+
+    def parse_stone(self, args, empty_error="vertex must not be empty"):
+        pt = self.parse_vertex(args[0] if args else None)
+        if self.session.color_at(pt) == 0:
+            raise GtpError(empty_error)
+        return pt
+
+    # ------------------------------------------------- administrative
+    def cmd_protocol_version(self, args):
+        return "2"
+
+    def cmd_name(self, args):
+        return self._name
+
+    def cmd_version(self, args):
+        return self._version
+
+    def cmd_known_command(self, args):
+        return pygtp.gtp_boolean(bool(args) and args[0] in self.commands)
+
+    def cmd_list_commands(self, args):
+        return pygtp.gtp_list(self.known_commands)
+
+    def cmd_quit(self, args):
+        self.disconnect = True
+        return ""
+
+    # ----------------------------------------------------- board setup
+    def cmd_boardsize(self, args):
+        if not args or not INT_RE.match(args[0]):
+            raise GtpError("syntax error")
+        try:
+            self.session.boardsize(int(args[0]))
+        except ValueError:
+            raise GtpError("unacceptable size") from None
+        return ""
+
+    def cmd_query_boardsize(self, args):
+        return str(self.session.size)
+
+    def cmd_clear_board(self, args):
+        self.session.clear_board()
+        return ""
+
+    def cmd_komi(self, args):
+        if not args or not FLOAT_RE.match(args[0]) or not math.isfinite(float(args[0])):
+            raise GtpError("syntax error")
+        self.session.komi = float(args[0])
+        return ""
+
+    def cmd_get_komi(self, args):
+        return f"{self.session.komi:4.1f}"
+
+    def cmd_play(self, args):
+        from ..core.position import IllegalMoveError
+
+        color, pt = self.parse_move(args, error="syntax error")
+        try:
+            self.session.play(color, pt)
+        except IllegalMoveError:
+            raise GtpError("illegal move") from None
+        return ""
+
+    def cmd_undo(self, args):
+        from ..core.position import CannotUndoError
+
+        try:
+            self.session.undo()
+        except CannotUndoError:
+            raise GtpError("cannot undo") from None
+        return ""
+
+    def cmd_loadsgf(self, args):
+        from ..play.session import LoadError, color_word
+
+        if not args:
+            raise GtpError("syntax error")
+        until = None
+        if len(args) > 1:
+            text = args[1]
+            if ID_RE.match(text):
+                digits = text.lstrip("0") or "0"
+                until = int(digits) if len(digits) <= 9 else 10**9  # past any game's end
+                if until < 1:
+                    raise GtpError("syntax error")
+            elif UNTIL_VERTEX_RE.match(text):
+                until = text
+            else:
+                raise GtpError("syntax error")
+        try:
+            color = self.session.loadsgf(args[0], until)
+        except (LoadError, ValueError) as e:
+            self.log(f"gogame: {e}")
+            raise GtpError("cannot load file") from None
+        return color_word(color)
+
+    def cmd_showboard(self, args):
+        return "\n" + self.session.showboard()
+
+    # --------------------------------------------------- board queries
+    def cmd_color(self, args):
+        from ..play.session import color_word
+
+        pt = self.parse_vertex(args[0] if args else None)
+        return color_word(self.session.color_at(pt))
+
+    def cmd_countlib(self, args):
+        return str(self.session.countlib(self.parse_stone(args)))
+
+    def cmd_findlib(self, args):
+        return format_vertices(self.session.findlib(self.parse_stone(args)))
+
+    def cmd_worm_stones(self, args):
+        pt = color = None
+        if args:
+            try:
+                pt = self.parse_vertex(args[0])
+            except GtpError:
+                color = self.parse_color(args[0], error="invalid coordinate")
+            if pt is not None and self.session.color_at(pt) == 0:
+                raise GtpError("worm_stones called on an empty vertex")
+        return "\n".join(format_vertices(w) for w in self.session.worm_stones(pt, color))
+
+    def cmd_is_legal(self, args):
+        color, pt = self.parse_move(args)
+        return "1" if self.session.is_legal(color, pt) else "0"
+
+    def cmd_all_legal(self, args):
+        color = self.parse_color(args[0] if args else None)
+        return format_vertices(self.session.all_legal(color))
+
+    # ------------------------------------------------------ trymove
+    def cmd_trymove(self, args):
+        color, pt = self.parse_move(args)
+        if not self.session.trymove(color, pt):
+            raise GtpError("illegal move")
+        return ""
+
+    def cmd_tryko(self, args):
+        color, pt = self.parse_move(args, allow_pass=False)
+        if not self.session.tryko(color, pt):
+            raise GtpError("illegal move")
+        return ""
+
+    def cmd_popgo(self, args):
+        if self.session.position.stackp == 0:
+            raise GtpError("Stack empty.")
+        self.session.popgo()
+        return ""
+
+    # ------------------------------------------------------ reading
+    def read_checked(self, method, *args):
+        """Call a reading method and check that it left the position as it was."""
+        position = self.session.position
+        before = (position.stackp, position.hash)
+        answer = method(*args)
+        if (position.stackp, position.hash) != before:
+            self.log(
+                f"gogame: {method.__name__} left the position changed "
+                f"(stackp, hash) {before} -> {(position.stackp, position.hash)}"
+            )
+            self._restore((position, before[0]))
+            raise GtpError(f"internal error: {method.__name__} changed the position")
+        return answer
+
+    def cmd_attack(self, args):
+        return _result(*self.read_checked(self.session.attack, self.parse_stone(args)))
+
+    def cmd_defend(self, args):
+        return _result(*self.read_checked(self.session.find_defense, self.parse_stone(args)))
+
+    def cmd_ladder_attack(self, args):
+        pt = self.parse_stone(args)
+        if self.session.countlib(pt) != 2:
+            raise GtpError("string must have exactly 2 liberties")
+        return _result(*self.read_checked(self.session.ladder_attack, pt))
+
+    def _move_and_string(self, args):
+        move = self.parse_vertex(args[0] if args else None)
+        if self.session.color_at(move) != 0:
+            raise GtpError("move vertex must be empty")
+        pt = self.parse_vertex(args[1] if len(args) > 1 else None)
+        if self.session.color_at(pt) == 0:
+            raise GtpError("string vertex must not be empty")
+        return move, pt
+
+    def cmd_does_attack(self, args):
+        move, pt = self._move_and_string(args)
+        return str(int(self.read_checked(self.session.does_attack, pt, move)))
+
+    def cmd_does_defend(self, args):
+        move, pt = self._move_and_string(args)
+        return str(int(self.read_checked(self.session.does_defend, pt, move)))
+
+    def cmd_increase_depths(self, args):
+        self.session.increase_depths()
+        return ""
+
+    def cmd_decrease_depths(self, args):
+        self.session.decrease_depths()
+        return ""
+
+    def cmd_reset_reading_node_counter(self, args):
+        self.session.reader.nodes = 0
+        return ""
+
+    def cmd_get_reading_node_counter(self, args):
+        return str(int(self.session.reader.nodes))
+
+    def cmd_reset_trymove_counter(self, args):
+        self.session.reader.trymoves = 0
+        return ""
+
+    def cmd_get_trymove_counter(self, args):
+        return str(int(self.session.reader.trymoves))
+
+    def cmd_cputime(self, args):
+        return f"{time.process_time():.3f}"
+
+    def cmd_cache_stats(self, args):
+        """The reading cache: scheme, budget, capacity, use and counters, one per line."""
+        stats = self.session.reader.cache_stats()
+        return "\n".join(f"{key} {value}" for key, value in stats.items())
+
+    def cmd_clear_cache(self, args):
+        self.session.reader.cache.clear()
+        return ""
+
+    # --------------------------------------------------- extensions
+    def cmd_gogame_thread_stats(self, args):
+        """Per reading thread, one line: ``thread N`` then its counters
+        (nodes, deferred, marks, researches, reprobe_cuts, stopped, hits)."""
+        stats = self.session.reader.thread_stats()
+        return "\n".join(
+            f"thread {t} " + " ".join(f"{k} {v}" for k, v in st.items())
+            for t, st in enumerate(stats)
+        )
+
+    def cmd_gogame_hash(self, args):
+        return " ".join(f"{w:016x}" for w in self.session.hash)
+
+    def cmd_gogame_check_hashing(self, args):
+        if not args:
+            return "on" if self.session.check_hashing else "off"
+        word = args[0].lower()
+        if word not in ("on", "off"):
+            raise GtpError("syntax error")
+        self.session.check_hashing = word == "on"
+        return ""
+
+
+def _result(code, move):
+    """GNU Go's answer to attack/defend: ``0`` or ``CODE VERTEX`` (PASS if none)."""
+    code = int(code)
+    if not 0 <= code <= 3:
+        raise ValueError(f"reading code {code} not in 0..3")
+    if not code:
+        return "0"
+    from ..core.coords import format_gtp
+
+    return f"{code} {format_gtp(move)}"
+
+
+def _detail(e):
+    return f": {e}" if str(e) else ""
+
+
+def _warm_kernels():
+    """Load (or compile) the reading and playout kernels.  Done on the
+    prewarm thread before the session is handed over: loading them during a
+    command would slow that command, and a load on another thread would
+    hold the interpreter lock while the first commands run."""
+    try:
+        from ..play.player import warm_up
+
+        warm_up()
+    except Exception:
+        traceback.print_exc()
+
+
+def default_factory(settings=None, **kw):
+    """A function that makes a fresh session (imports the numba kernel)."""
+
+    def make():
+        from ..play.session import Engine, Settings
+
+        return Engine(settings=settings or Settings(**kw))
+
+    return make

@@ -1,0 +1,283 @@
+"""GTP commands for playing games, mixed into ``GtpEngine`` (gtp/engine.py).
+
+genmove, reg_genmove, kgs-genmove_cleanup, fixed_handicap,
+place_free_handicap, set_free_handicap, time_settings, time_left,
+kgs-time_settings, final_score, final_status_list, printsgf, gg-undo,
+gogui-play_sequence, gogui-interrupt and lz-analyze.  Errors use the GTP
+spec's wording (``syntax error``, ``illegal move``, ``invalid number of
+stones``, ``board not empty``, ``bad vertex list``, ``cannot undo``,
+``cannot score``) and leave the game as it was.
+
+A search stops early when ``self.input`` (the stdin reader of
+``gtp.serve``, on a thread of its own from the search's first poll) has
+seen GoGui's ``# interrupt`` line (genmove) or any command line
+(lz-analyze).  ``lz-analyze`` streams: a ``=`` line, then one
+``info move ... visits ... winrate ... order ... pv ...`` line per interval
+(win rates 0..10000 for the colour analysed, from real playouts), and a
+blank line once input arrives (or, with no input thread, after a short
+fixed time).
+"""
+
+import math
+import re
+
+from ..core.coords import format_vertices
+from .protocol import GtpError
+
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\Z")
+_UINT = re.compile(r"[0-9]+\Z")
+ANALYZE_WITHOUT_INPUT = 0.5  # seconds lz-analyze runs when nothing can stop it
+
+
+def _seconds(text):
+    if text is None or not _NUMBER.match(text):
+        raise GtpError("syntax error")
+    value = float(text)
+    if not math.isfinite(value) or value < 0:
+        raise GtpError("syntax error")
+    return value
+
+
+def _count(text):
+    if text is None or not _UINT.match(text) or len(text) > 9:
+        raise GtpError("syntax error")
+    return int(text)
+
+
+class PlayCommands:
+    """Handlers; ``self`` is a ``gtp.GtpEngine``."""
+
+    input = None  # gtp.InputReader while serving stdin
+    out = None  # write(bytes) for streamed responses
+
+    def _interrupted(self):
+        return self.input is not None and self.input.interrupted()
+
+    def _input_waiting(self):
+        return self.input is not None and self.input.waiting()
+
+    # ------------------------------------------------------------ genmove
+    def _genmove(self, args, cleanup=False, commit=True):
+        from ..core.coords import format_gtp
+
+        if len(args) != 1:
+            raise GtpError("syntax error")
+        color = self.parse_color(args[0], error="syntax error")
+        session = self.session
+        if session.position.stackp:
+            raise GtpError("cannot generate a move inside trymove")
+        decision = session.genmove(
+            color, should_stop=self._interrupted, cleanup=cleanup, commit=commit
+        )
+        self._log_decision(decision)
+        if decision.move == "resign":
+            return "resign"
+        return format_gtp(decision.move)
+
+    def _log_decision(self, decision):
+        res = decision.result
+        if res is None:
+            self.log(f"gogame: {decision.reason}")
+            return
+        self.log(
+            f"gogame: {decision.reason}: {res.playouts} playouts in "
+            f"{res.seconds:.2f} s, win rate {res.winrate:.3f}"
+        )
+
+    def cmd_genmove(self, args):
+        return self._genmove(args)
+
+    def cmd_reg_genmove(self, args):
+        return self._genmove(args, commit=False)
+
+    def cmd_kgs_genmove_cleanup(self, args):
+        return self._genmove(args, cleanup=True)
+
+    # ------------------------------------------------------------ moves
+    def cmd_gg_undo(self, args):
+        from ..core.position import CannotUndoError
+
+        if len(args) > 1:
+            raise GtpError("syntax error")
+        n = _count(args[0]) if args else 1
+        try:
+            self.session.undo_many(n)
+        except CannotUndoError:
+            raise GtpError("cannot undo") from None
+        return ""
+
+    def cmd_gogui_play_sequence(self, args):
+        from ..core.position import IllegalMoveError
+
+        if not args or len(args) % 2:
+            raise GtpError("syntax error")
+        moves = [
+            self.parse_move(args[k : k + 2], error="syntax error") for k in range(0, len(args), 2)
+        ]
+        try:
+            self.session.play_sequence(moves)
+        except IllegalMoveError:
+            raise GtpError("illegal move") from None
+        return ""
+
+    def cmd_gogui_interrupt(self, args):
+        return ""
+
+    # ----------------------------------------------------------- handicap
+    def _handicap(self, method, args):
+        from ..play.session import sort_points
+
+        if len(args) != 1 or not _UINT.match(args[0]):
+            raise GtpError("syntax error")
+        n = int(args[0]) if len(args[0]) <= 9 else 10**9
+        try:
+            pts = method(n)
+        except ValueError as e:
+            raise GtpError(str(e)) from None
+        return format_vertices(sort_points(pts))
+
+    def cmd_fixed_handicap(self, args):
+        return self._handicap(self.session.fixed_handicap, args)
+
+    def cmd_place_free_handicap(self, args):
+        return self._handicap(self.session.place_free_handicap, args)
+
+    def cmd_set_free_handicap(self, args):
+        pts = []
+        for text in args:
+            try:
+                pts.append(self.parse_vertex(text, allow_pass=True, error="bad vertex list"))
+            except Exception:
+                raise GtpError("bad vertex list") from None
+        try:
+            self.session.set_free_handicap(pts)
+        except ValueError as e:
+            raise GtpError(str(e)) from None
+        return ""
+
+    # --------------------------------------------------------------- time
+    def cmd_time_settings(self, args):
+        if len(args) != 3:
+            raise GtpError("syntax error")
+        main, byo = _seconds(args[0]), _seconds(args[1])
+        stones = _count(args[2])
+        self.session.clock.set_canadian(main, byo, stones)
+        return ""
+
+    def cmd_time_left(self, args):
+        if len(args) != 3:
+            raise GtpError("syntax error")
+        color = self.parse_color(args[0], error="syntax error")
+        self.session.clock.time_left(color, _seconds(args[1]), _count(args[2]))
+        return ""
+
+    def cmd_kgs_time_settings(self, args):
+        clock = self.session.clock
+        kind = args[0].lower() if args else ""
+        need = {"none": 0, "absolute": 1, "canadian": 3, "byoyomi": 3}
+        if kind not in need or len(args) != 1 + need[kind]:
+            raise GtpError("syntax error")
+        if kind == "none":
+            clock.set_none()
+        elif kind == "absolute":
+            clock.set_absolute(_seconds(args[1]))
+        elif kind == "canadian":
+            main, byo, stones = _seconds(args[1]), _seconds(args[2]), _count(args[3])
+            if byo > 0 and stones == 0:
+                raise GtpError("syntax error")
+            clock.set_canadian(main, byo, stones)
+        else:
+            clock.set_byoyomi(_seconds(args[1]), _seconds(args[2]), _count(args[3]))
+        return ""
+
+    # ------------------------------------------------------------ scoring
+    def cmd_final_score(self, args):
+        if self.session.position.stackp:
+            raise GtpError("cannot score")
+        return self.session.final_score()
+
+    def cmd_final_status_list(self, args):
+        if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
+            raise GtpError("syntax error")
+        if self.session.position.stackp:
+            raise GtpError("cannot score")
+        strings = self.session.final_status_list(args[0].lower())
+        return "\n".join(format_vertices(s) for s in strings)
+
+    # ---------------------------------------------------------------- sgf
+    def cmd_printsgf(self, args):
+        if len(args) > 1:
+            raise GtpError("syntax error")
+        if not args:
+            return self.session.printsgf().decode("utf-8").strip()
+        try:
+            self.session.printsgf(args[0])
+        except OSError as e:
+            self.log(f"gogame: printsgf {args[0]}: {e}")
+            raise GtpError("cannot write file") from None
+        return ""
+
+    # ------------------------------------------------------------ analysis
+    def stream_lz_analyze(self, args, emit):
+        """lz-analyze [color] [interval] [minmoves N]: ``emit`` each info line."""
+        color, interval = _analyze_args(self, args)
+        session = self.session
+        if session.position.stackp:
+            raise GtpError("cannot analyze inside trymove")
+        last = session.last_move()
+        seconds = 1e9 if self.input is not None else ANALYZE_WITHOUT_INPUT
+        player = session.player
+
+        def show(result):
+            line = info_line(result)
+            if line:
+                emit(line)
+
+        res = player.search(
+            session.position,
+            color,
+            session.komi,
+            last[0] if last else None,
+            seconds=seconds,
+            should_stop=self._input_waiting,
+            max_playouts=None,
+            progress=show,
+            progress_every=interval,
+            decide=False,
+        )
+        show(res)
+
+
+def _analyze_args(engine, args):
+    """-> (colour, interval seconds) from lz-analyze's arguments."""
+    color = engine.session.to_move
+    interval = 1.0
+    rest = list(args)
+    if rest and rest[0].lower() in ("b", "w", "black", "white"):
+        color = engine.parse_color(rest.pop(0), error="syntax error")
+    if rest and _UINT.match(rest[0]):
+        interval = _count(rest.pop(0)) / 100.0
+    while rest:
+        key = rest.pop(0).lower()
+        if key in ("interval", "minmoves") and rest:
+            value = _count(rest.pop(0))
+            if key == "interval":
+                interval = value / 100.0
+        else:
+            raise GtpError("syntax error")
+    return color, max(0.05, interval)
+
+
+def info_line(result, most=10):
+    """Leela Zero's analysis line: every candidate on one line, win rates
+    as integers 0..10000 for the colour to move."""
+    from ..core.coords import format_gtp
+
+    parts = []
+    for order, m in enumerate(result.moves[:most]):
+        pv = format_vertices(m.pv)
+        parts.append(
+            f"info move {format_gtp(m.move)} visits {m.visits} "
+            f"winrate {int(round(m.winrate * 10000))} order {order} pv {pv}"
+        )
+    return " ".join(parts)

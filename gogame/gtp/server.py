@@ -1,0 +1,186 @@
+"""``gogame gtp``: its options and the loop that serves GTP on stdin/stdout.
+
+``run`` makes a ``GtpEngine`` whose session is created on a background
+thread (``prewarm``), so ``name``, ``protocol_version`` and
+``list_commands`` are answered before numba loads; ``serve`` answers
+commands in order, one flushed response each, until ``quit`` or the end
+of input.  A client that goes away silences stdout; the process ends at
+once after ``quit`` (``_exit_now``).
+"""
+
+import argparse
+import os
+import sys
+import traceback
+
+from ..core import options
+from .engine import GtpEngine, default_factory
+from .protocol import InputReader, format_response
+
+
+def serve(engine, stdin=None, stdout=None):
+    """Answer GTP commands from ``stdin`` (bytes) until ``quit`` or end of
+    input.  stdin is read by an ``InputReader`` (on its own thread once a
+    search polls for input); responses are answered in order and flushed
+    one by one."""
+    stdin = stdin or _private_stdin()
+    stdout = stdout or sys.stdout.buffer
+    gone = []
+
+    def write(text):
+        if gone:
+            return
+        try:
+            stdout.write(text.encode("utf-8", errors="replace"))
+            stdout.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            _silence_stdout()  # the client has gone
+            gone.append(True)
+
+    source = InputReader(stdin)
+    engine.input, engine.out = source, write
+    try:
+        while not engine.disconnect and not gone:
+            item = source.get()
+            if item is None:
+                break
+            text, too_long, blank = item
+            if blank:
+                continue
+            source.interrupt.clear()
+            try:
+                if too_long:
+                    response = engine.reject(text, "line too long")
+                else:
+                    response = engine.send(text)
+            except Exception:  # send catches command errors; belt and braces
+                traceback.print_exc()
+                response = format_response(False, None, "internal error")
+            if response:
+                write(response)
+    finally:
+        engine.input = engine.out = None
+    return 0
+
+
+def _private_stdin():
+    """A reader of its own on a copy of fd 0: the reading thread may stay
+    blocked in it at exit without holding ``sys.stdin``'s lock, which the
+    interpreter takes while shutting down."""
+    try:
+        return open(os.dup(sys.stdin.fileno()), "rb")
+    except (OSError, ValueError, AttributeError):
+        return sys.stdin.buffer
+
+
+def _silence_stdout():
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
+# --------------------------------------------------------- command line
+def add_arguments(parser):
+    """The options of ``gogame gtp`` (``--threads``: reading threads, ABDADA)."""
+    parser.add_argument(
+        "--cache-mb",
+        type=options.argtype(options.cache_mb),
+        default=None,
+        metavar="MB",
+        help="reading cache budget in MB (0: no cache)",
+    )
+    parser.add_argument(
+        "--hash",
+        choices=options.SCHEMES,
+        default="double",
+        help="cache key scheme (default double; single: the unverified control)",
+    )
+    options.add_hash_bits(parser)
+    parser.add_argument(
+        "--threads",
+        type=options.argtype(options.threads),
+        default=1,
+        metavar="N",
+        help="reading threads (default 1)",
+    )
+    parser.add_argument(
+        "--level",
+        type=options.argtype(options.level),
+        default=10,
+        metavar="N",
+        help="reading depths as GNU Go's --level (default 10)",
+    )
+    parser.add_argument(
+        "--check-hashing", action="store_true", help="recompute both hash words after every move"
+    )
+    parser.add_argument(
+        "--sgf-autosave",
+        metavar="FILE",
+        default=None,
+        help="rewrite the game to FILE (atomically) after every change",
+    )
+    parser.add_argument(
+        "--move-seconds",
+        type=options.argtype(options.seconds),
+        default=None,
+        metavar="S",
+        help="thinking time per move without time settings (default 1)",
+    )
+    return parser
+
+
+def run(args, stdin=None, stdout=None):
+    """Run the GTP loop with parsed ``gogame gtp`` options; exit status 0."""
+    make = default_factory(
+        check_hashing=args.check_hashing,
+        level=args.level,
+        cache_mb=args.cache_mb,
+        hash=args.hash,
+        hash_bits=args.hash_bits,
+        threads=args.threads,
+    )
+
+    def factory():
+        session = make()
+        session.autosave = getattr(args, "sgf_autosave", None)
+        seconds = getattr(args, "move_seconds", None)
+        if seconds:
+            session.clock.default = seconds
+        return session
+
+    engine = GtpEngine(factory=factory)
+    engine.prewarm()
+    status = serve(engine, stdin, stdout)
+    if stdin is None and stdout is None:
+        _exit_now(status)
+    engine.finish_prewarm(timeout=60)  # in-process: never return while it is importing
+    return status
+
+
+def _exit_now(status):
+    """End the process at once after ``quit``: the prewarm and stdin threads
+    may still be loading numba or blocked in a read, and the interpreter's
+    shutdown would wait for the one and can abort on the other.  Nothing is
+    lost: responses are flushed, autosaves are written at every change, and
+    numba writes its cache files atomically."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
+def main(argv=None):
+    """``python -m gogame.gtp.server [options]``: the GTP loop on stdin/stdout."""
+    parser = add_arguments(
+        argparse.ArgumentParser(prog="gogame gtp", description="GTP engine on stdin/stdout")
+    )
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,466 @@
+"""The move generator: UCT-RAVE Monte-Carlo search guarded by the tactical reader.
+
+``Player.search(position, color, komi, last, seconds)`` grows a tree from
+the position (``kernel.playout``) in chunks of playouts until the time is up,
+``should_stop()`` says so, or the best move can no longer be overtaken; it
+returns a ``SearchResult`` with the root moves (real visits and win rates,
+prior visits excluded), the principal variations and the ownership counts.
+``Player.genmove`` turns that into a decision:
+
+* tactics first (``tactical_priors``): a few reader calls with a node limit
+  bias the root: capture strings that can be captured, save own strings
+  that can be saved, and do not extend strings that cannot be saved;
+* after the search the most visited moves are checked in order
+  (``guard``): a move that leaves a string of two or more stones in atari,
+  or with two liberties and capturable by the reader, is skipped;
+* pass when there is no move that is not an own eye, when the opponent has
+  just passed and the ownership estimate says we win, or when every empty
+  point is settled and the best move lies in our own area (no move gains);
+  in ``cleanup`` mode never pass while opponent stones we own remain;
+* resign only when the best win rate is below ``resign_rate`` after at least
+  ``resign_playouts`` playouts.
+
+Points are (row, col); a pass is None and a resignation the string
+``"resign"``.  Not done: pondering, tree reuse between moves, superko.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..core.coords import Point
+from ..kernel import board as kb
+from ..kernel import playout as kp
+from ..kernel.layout import COLOR, EMPTY, MAXPOS, NLIB, NSTONES, ORIGIN, PASS
+from .scoring import Ownership
+
+if TYPE_CHECKING:
+    from ..core.position import Position, Vertex
+    from ..core.reader import Reader
+
+Priors = dict[int, tuple[float, float]]  # kernel point -> (visits, win rate)
+
+DEFAULT_MOVE_SECONDS = 1.0
+RESIGN_RATE = 0.05
+TACTIC_CALLS = 8  # reader questions per move at most
+TACTIC_NODES = 3000  # node limit of each
+URGENT_MARGIN = 0.05  # win rate an urgent capture or save may give up
+
+
+@dataclass
+class RootMove:
+    """One root move: real visits, win rate and principal variation."""
+
+    move: Point | None
+    visits: int
+    winrate: float  # for the colour to move at the root
+    pv: list[Point | None] = field(default_factory=list)
+    weight: float = 0.0  # visits with the prior's: the order of choice
+
+
+@dataclass
+class SearchResult:
+    """What one search found (see ``Player.search``)."""
+
+    color: int
+    playouts: int
+    seconds: float
+    moves: list[RootMove]  # most visited (prior visits included) first
+    own_black: np.ndarray  # share of playouts each kernel point ended black
+    own_white: np.ndarray
+    size: int
+
+    @property
+    def best(self) -> RootMove | None:
+        """The first root move, None without moves."""
+        return self.moves[0] if self.moves else None
+
+    @property
+    def winrate(self) -> float:
+        """The best move's win rate (0.5 without moves)."""
+        return self.moves[0].winrate if self.moves else 0.5
+
+
+@dataclass
+class Decision:
+    """A move chosen by ``Player.genmove``, why, and the search behind it."""
+
+    move: Point | str | None  # (row, col), None for pass, or "resign"
+    reason: str
+    result: SearchResult | None = None
+
+
+class Player:
+    """Search arrays for one thread, reused from move to move."""
+
+    def __init__(self, capacity: int = 600_000, seed: int | None = None) -> None:
+        self.links, self.stats, self.meta = kp.new_tree(capacity)
+        self.scratch = kp.new_scratch()
+        self.path = np.zeros(1024, np.int32)
+        self.own = np.zeros((3, MAXPOS), np.int64)
+        self.seed = seed
+        self.resign_rate = RESIGN_RATE
+        if seed is not None:
+            kp.seed(int(seed))
+
+    # ---------------------------------------------------------- search
+    def _reset(self, size, color, last, tree):
+        self.meta[:] = 0
+        self.meta[kp.M_NODES] = 1
+        self.meta[kp.M_COLOR] = color
+        self.meta[kp.M_LAST] = last
+        self.meta[kp.M_EXPAND] = (2 if size <= 13 else 3) if tree else 1 << 40
+        self.meta[kp.M_MAXMOVES] = 3 * size * size
+        self.links[0] = (PASS, -1, 0)
+        self.stats[0] = 0
+        self.own[:] = 0
+
+    def _run(self, position, komi, n):
+        sc = self.scratch
+        kp.search(
+            position.s,
+            position.hw,
+            position.keys,
+            self.links,
+            self.stats,
+            self.meta,
+            float(komi),
+            int(n),
+            self.own,
+            sc[0],
+            sc[1],
+            sc[2],
+            sc[3],
+            sc[4],
+            sc[5],
+            sc[6],
+            self.path,
+        )
+
+    def search(
+        self,
+        position: Position,
+        color: int,
+        komi: float,
+        last: Vertex = None,
+        seconds: float = DEFAULT_MOVE_SECONDS,
+        should_stop: Callable[[], bool] | None = None,
+        priors: Priors | None = None,
+        max_playouts: int | None = None,
+        progress: Callable[[SearchResult], object] | None = None,
+        progress_every: float | None = None,
+        decide: bool = True,
+    ) -> SearchResult:
+        """Grow a tree for ``color`` to move; see the module docstring.
+
+        ``priors``: {kernel point: (visits, win rate)} added to root moves;
+        ``progress(result)`` is called every ``progress_every`` seconds;
+        ``decide`` stops early once the best move cannot be overtaken."""
+        size = position.size
+        self._reset(size, color, position.pos(last) if last is not None else PASS, True)
+        kp.expand(position.s, self.links, self.stats, self.meta, 0, color)
+        self._add_priors(priors or {})
+        chunk = 256 if size <= 9 else 96 if size <= 13 else 48
+        start = time.perf_counter()
+        next_progress = start + (progress_every or 0)
+        while self.links[0, 2] > 0:
+            self._run(position, komi, chunk)
+            now = time.perf_counter()
+            done = int(self.meta[kp.M_ITER])
+            if max_playouts is not None and done >= max_playouts:
+                break
+            if now - start >= seconds or (should_stop is not None and should_stop()):
+                break
+            if progress is not None and now >= next_progress:
+                progress(self.result(position, now - start))
+                next_progress = now + (progress_every or 0)
+            if decide and max_playouts is None and self._decided(done, (now - start) / seconds):
+                break
+        return self.result(position, time.perf_counter() - start)
+
+    def _decided(self, done, used):
+        """True when the most visited move cannot be overtaken in the time left."""
+        if used < 0.25:
+            return False
+        n = self._real_visits()
+        if n.size < 2:
+            return n.size == 1 and used > 0.05
+        top = np.partition(n, -2)[-2:]
+        left = done * (1.0 - used) / max(used, 1e-9)
+        return top[1] - top[0] > left
+
+    def _children(self, node=0):
+        first, k = int(self.links[node, 1]), int(self.links[node, 2])
+        return range(first, first + k) if first >= 0 else range(0)
+
+    def _real_visits(self, node=0):
+        kids = self._children(node)
+        if not kids:
+            return np.zeros(0)
+        st = self.stats[kids.start : kids.stop]
+        return st[:, kp.S_N] - st[:, kp.S_PN]
+
+    def _add_priors(self, priors):
+        for c in self._children(0):
+            extra = priors.get(int(self.links[c, 0]))
+            if extra is not None:
+                n, q = extra
+                self.stats[c, kp.S_N] += n
+                self.stats[c, kp.S_W] += n * q
+                self.stats[c, kp.S_PN] += n
+                self.stats[c, kp.S_PW] += n * q
+
+    def result(self, position: Position, seconds: float) -> SearchResult:
+        """The root moves (most real visits first), PVs and ownership."""
+        moves = []
+        for c in self._children(0):
+            st = self.stats[c]
+            n = st[kp.S_N] - st[kp.S_PN]
+            if n <= 0:
+                continue
+            wins = st[kp.S_W] - st[kp.S_PW]
+            moves.append(
+                RootMove(
+                    position.pt(int(self.links[c, 0])),
+                    int(n),
+                    wins / n,
+                    self._pv(position, c),
+                    float(st[kp.S_N]),
+                )
+            )
+        moves.sort(key=lambda m: (-m.weight, -m.winrate))
+        done = max(1, int(self.meta[kp.M_ITER]))
+        return SearchResult(
+            int(self.meta[kp.M_COLOR]),
+            int(self.meta[kp.M_ITER]),
+            seconds,
+            moves,
+            self.own[0] / done,
+            self.own[1] / done,
+            position.size,
+        )
+
+    def _pv(self, position, node, longest=12):
+        pv = [position.pt(int(self.links[node, 0]))]
+        while len(pv) < longest:
+            kids = self._children(node)
+            if not kids:
+                break
+            real = self._real_visits(node)
+            k = int(np.argmax(real))
+            if real[k] < 2:
+                break
+            node = kids.start + k
+            pv.append(position.pt(int(self.links[node, 0])))
+        return pv
+
+    def ownership(
+        self,
+        position: Position,
+        color: int,
+        komi: float,
+        playouts: int,
+        seconds: float | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Plain playouts (no tree) from the position, ``playouts`` of them
+        or as many as ``seconds`` allow: (black share, white share) per
+        kernel point."""
+        self._reset(position.size, color, PASS, False)
+        start = time.perf_counter()
+        while self.meta[kp.M_ITER] < playouts:
+            self._run(position, komi, min(64, playouts - int(self.meta[kp.M_ITER])))
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break
+        done = max(1, int(self.meta[kp.M_ITER]))
+        return self.own[0] / done, self.own[1] / done
+
+    # ---------------------------------------------------------- decide
+    def genmove(
+        self,
+        position: Position,
+        color: int,
+        komi: float,
+        seconds: float = DEFAULT_MOVE_SECONDS,
+        reader: Reader | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        cleanup: bool = False,
+        opponent_passed: bool = False,
+        last: Vertex = None,
+        max_playouts: int | None = None,
+    ) -> Decision:
+        """A ``Decision`` for ``color`` (see the module docstring)."""
+        if not any_move(position, color):
+            return Decision(None, "no move but own eyes")
+        urgent = []
+        priors = tactical_priors(position, color, reader, urgent=urgent) if reader else {}
+        res = self.search(position, color, komi, last, seconds, should_stop, priors, max_playouts)
+        if not res.moves:
+            return Decision(None, "no move", res)
+        min_playouts = 1500 if position.size <= 9 else 800
+        if (
+            not cleanup
+            and res.winrate < self.resign_rate
+            and res.playouts >= min_playouts
+            and len(position.moves()) >= position.size
+        ):
+            return Decision("resign", f"win rate {res.winrate:.3f}", res)
+        own = Ownership(position, res.own_black, res.own_white)
+        dead_opponents = own.dead_stones(3 - color)
+        if not (cleanup and dead_opponents):
+            if opponent_passed and own.margin(komi, color) > 0:
+                return Decision(None, "opponent passed and we lead", res)
+            if own.settled() and own.owner(res.best.move) == color:
+                return Decision(None, "no move gains", res)
+        move = self._guarded_choice(position, color, res, reader, urgent)
+        return Decision(move, "search", res)
+
+    def _guarded_choice(self, position, color, res, reader, urgent=()):
+        """The first of the most visited moves that passes ``guard``; an
+        urgent tactical move (a capture or save of 2+ stones the reader
+        found) is preferred while its win rate is within URGENT_MARGIN."""
+        by_move = {m.move: m for m in res.moves}
+        for pt in urgent:
+            m = by_move.get(position.pt(pt))
+            if (
+                m is not None
+                and m.visits >= 10
+                and m.winrate >= res.winrate - URGENT_MARGIN
+                and guard(position, color, m.move, reader)
+            ):
+                return m.move
+        for m in res.moves[:4]:
+            if guard(position, color, m.move, reader):
+                return m.move
+        return res.moves[0].move
+
+
+# ---------------------------------------------------------------- tactics
+def any_move(position: Position, color: int) -> bool:
+    """Is there a legal move for ``color`` that does not fill an own eye?"""
+    s = position.s
+    for row in range(position.size):
+        for col in range(position.size):
+            p = position.pos((row, col))
+            if s[COLOR + p] == EMPTY and kb.is_legal(s, p, color) and not kp.is_eye(s, p, color):
+                return True
+    return False
+
+
+def _strings(position, maxlibs):
+    """(origin, colour, stones, liberties) of strings with <= maxlibs liberties."""
+    s = position.s
+    out = np.zeros(MAXPOS, np.int32)
+    n = kb.list_strings(s, maxlibs, out)
+    res = []
+    for p in out[:n]:
+        o = int(s[ORIGIN + p])
+        res.append((int(p), int(s[COLOR + p]), int(s[NSTONES + o]), int(s[NLIB + o])))
+    return res
+
+
+def tactical_priors(
+    position: Position,
+    color: int,
+    reader: Reader,
+    calls: int = TACTIC_CALLS,
+    nodes: int = TACTIC_NODES,
+    urgent: list[int] | None = None,
+) -> Priors:
+    """{kernel point: (visits, win rate)} from a few reading questions:
+    own strings in atari or with two liberties that can be captured (save
+    them, or stop extending them when they cannot be saved), and opponent
+    strings with one or two liberties that can be captured.  ``urgent``, a
+    list, gets the captures of opponent strings of 2+ stones in atari and
+    the saves of own strings of 2+ stones in atari."""
+    priors = {}
+    strings = sorted(_strings(position, 2), key=lambda t: (t[3], -t[2]))
+    old_limit = reader.node_limit
+    reader.node_limit = nodes
+    try:
+        for p, c, stones, libs in strings:
+            if calls <= 0:
+                break
+            pt = position.pt(p)
+            if c == color and (libs == 1 or stones >= 2):
+                calls -= 1
+                code, move = reader.attack(position, pt)
+                if code == 0:
+                    continue
+                calls -= 1
+                dcode, dmove = reader.find_defense(position, pt)
+                if dcode and dmove is not None:
+                    priors[position.pos(dmove)] = (20.0 + 5 * stones, 0.8)
+                    if urgent is not None and libs == 1 and stones >= 2:
+                        urgent.append(position.pos(dmove))
+                elif libs == 1:
+                    for lib in position.findlib(pt):
+                        priors.setdefault(position.pos(lib), (30.0, 0.1))
+            elif c != color:
+                calls -= 1
+                code, move = reader.attack(position, pt)
+                if code == 1 and move is not None:
+                    priors[position.pos(move)] = (
+                        (40.0 + 10 * stones, 0.85) if libs == 1 else (15.0 + 5 * stones, 0.75)
+                    )
+                    if urgent is not None and libs == 1 and stones >= 2:
+                        urgent.append(position.pos(move))
+    finally:
+        reader.node_limit = old_limit
+    return priors
+
+
+def guard(
+    position: Position,
+    color: int,
+    pt: Point | None,
+    reader: Reader | None = None,
+    nodes: int = TACTIC_NODES,
+) -> bool:
+    """False for a move that puts its own string of two or more stones in
+    atari, or leaves it with two liberties where the reader captures it."""
+    if pt is None:
+        return True
+    s = position.s
+    p = position.pos(pt)
+    if not kp.has_friend(s, p, color):
+        return True
+    captures = kp.captures_any(s, p, color)
+    libs = kp.libs_after(s, p, color)
+    if libs >= 3 or captures:
+        return True
+    if libs <= 1:
+        return False
+    if reader is None:
+        return True
+    if not position.trymove(pt, color):
+        return False
+    old_limit = reader.node_limit
+    reader.node_limit = nodes
+    try:
+        code, _ = reader.attack(position, pt)
+    finally:
+        reader.node_limit = old_limit
+        position.popgo()
+    return code != 1
+
+
+def warm_up() -> None:
+    """Load the compiled playout, search and reading kernels (compile them
+    the first time) with a tiny search and the reading questions (attack,
+    does_attack) on a 9x9 board of their own."""
+    from ..core.position import Position
+    from ..core.reader import Reader
+    from ..core.reading_cache import ReadingCache
+
+    position = Position(9)
+    player = Player(capacity=2000)
+    player.search(position, 1, 7.0, seconds=0.0, max_playouts=1)
+    position.play("E5", "b")
+    reader = Reader(cache=ReadingCache(0))
+    reader.attack(position, (4, 4))
+    reader.does_attack(position, (4, 4), (4, 5))

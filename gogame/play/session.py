@@ -1,0 +1,613 @@
+"""A playing session, independent of GTP: position, komi, colour to move, reader.
+
+``Engine`` owns the current ``Position`` and everything that outlives it:
+komi (which survives ``boardsize`` / ``clear_board``), the settings every new
+Position gets (``check_hashing``), the ``Reader`` with its depth offset and
+counters, and the colour to move.  Points are (row, col) with row 0 at the
+bottom, GTP vertex strings (``'D4'``) or ``None`` for a pass; colours are
+``BLACK``/``WHITE`` or ``'b'``/``'black'``/``'w'``/``'white'``.
+
+Every operation either succeeds or leaves the session as it was:
+
+* ``boardsize`` / ``loadsgf`` build the new Position completely before
+  swapping it in; ``loadsgf`` raises ``LoadError`` (a ``ValueError`` whose
+  message starts with ``cannot load file``) and keeps the old position;
+* ``play`` raises ``IllegalMoveError``, ``undo`` ``CannotUndoError`` (both
+  from ``position``), with nothing changed; with ``check_hashing`` a hash
+  mismatch takes the move back before ``HashMismatchError`` propagates.
+
+For play (issue 7): ``genmove`` (``player.Player``, loaded on first use),
+handicap placement, ``final_score`` / ``final_status_list`` from playout
+ownership (``scoring``), the clock (``clock.Clock``), ``game_sgf`` /
+``printsgf`` (``record``) and ``autosave``: when set to a path, the game is
+rewritten there atomically after every change of the game (move, undo,
+handicap, clear, boardsize, loadsgf).  ``result`` is the known result (set
+by a resignation, or by ``final_score`` after two passes; cleared by any
+change).
+
+``loadsgf`` reads the file with ``sgfio`` (``load_game`` / ``apply_game``,
+the loader ``gogame replay`` uses too), which follows GNU Go 3.8's
+``loadsgf``: properties in file order, ``until`` as a move number or vertex,
+``PL[]``/``HA`` for the colour to move, ``IL[]`` only where it is a ko, ``KM``
+for the komi (kept when the file has none); see its docstring.
+"""
+
+import time
+from dataclasses import dataclass
+
+from ..core import coords
+from ..core.position import (
+    CannotUndoError,
+    HashMismatchError,
+    IllegalMoveError,
+    Position,
+    parse_color,
+)
+from ..core.sgfio import SgfError, apply_game, load_game
+from ..kernel.layout import BLACK, EMPTY, WHITE
+from .clock import Clock
+
+__all__ = [
+    "Engine",
+    "Settings",
+    "LoadError",
+    "IllegalMoveError",
+    "CannotUndoError",
+    "HashMismatchError",
+    "BLACK",
+    "WHITE",
+    "EMPTY",
+    "other",
+    "color_word",
+    "board_text",
+    "fixed_handicap_points",
+]
+
+COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
+
+
+def other(color):
+    return WHITE if color == BLACK else BLACK
+
+
+def color_word(color):
+    """BLACK -> 'black', as GNU Go prints a colour (``%C``)."""
+    return COLOR_WORDS[color]
+
+
+class LoadError(ValueError):
+    """``loadsgf`` failed; the old position is kept.  The message starts
+    with ``cannot load file`` and names the file and the reason."""
+
+
+@dataclass
+class Settings:
+    """What every Position and the Reader are made with.
+
+    ``cache_mb`` None means ``DEFAULT_CACHE_MB``; ``threads`` is the number
+    of reading threads (simplified ABDADA; see ``reading.Reader``).
+    """
+
+    check_hashing: bool = False
+    level: int = 10
+    cache_mb: float | None = None
+    hash: str = "double"
+    hash_bits: int = 64
+    threads: int = 1
+
+
+DEFAULT_CACHE_MB = 8.0
+SCORE_SECONDS = 4.0  # time cap of the playouts behind final_score
+
+
+class Engine:
+    """A session: the position and what survives it."""
+
+    def __init__(self, size=19, komi=0.0, settings=None, reader=None, **kw):
+        self.settings = settings or Settings(**kw)
+        self.komi = float(komi)
+        self._reader = reader
+        self.position = self._new_position(size)
+        self.to_move = BLACK
+        self.handicap = 0
+        self.result = None
+        self.autosave = None
+        self.clock = Clock()
+        self._player = None
+
+    # ----------------------------------------------------------- settings
+    def _new_position(self, size):
+        return Position(size, check_hashing=self.settings.check_hashing)
+
+    @property
+    def check_hashing(self):
+        return self.settings.check_hashing
+
+    @check_hashing.setter
+    def check_hashing(self, on):
+        self.settings.check_hashing = bool(on)
+        self.position.check_hashing = bool(on)
+
+    @property
+    def reader(self):
+        """The ``Reader`` (created on first use, so that start-up stays light)."""
+        if self._reader is None:
+            from ..core.reader import Reader
+            from ..core.reading_cache import ReadingCache
+
+            s = self.settings
+            cache = ReadingCache(
+                DEFAULT_CACHE_MB if s.cache_mb is None else s.cache_mb,
+                s.hash,
+                s.hash_bits,
+                self.size,
+            )
+            self._reader = Reader(level=s.level, cache=cache, threads=s.threads)
+        return self._reader
+
+    def new_reader(self):
+        """Drop the reader (and its cache) and make one from the settings."""
+        self._reader = None
+        return self.reader
+
+    @property
+    def size(self):
+        return self.position.size
+
+    @property
+    def hash(self):
+        return self.position.hash
+
+    # -------------------------------------------------------------- board
+    def boardsize(self, n):
+        """A new empty board of ``n`` x ``n``; ValueError outside 2..25."""
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError("unacceptable size")
+        try:
+            coords.check_size(n)
+        except ValueError:
+            raise ValueError("unacceptable size") from None
+        self.position = self._new_position(n)
+        self._new_game()
+
+    def clear_board(self):
+        self.position = self._new_position(self.size)
+        self._new_game()
+
+    def _new_game(self):
+        self.to_move = BLACK
+        self.handicap = 0
+        self.changed()
+
+    def changed(self):
+        """The game changed: forget the result, rewrite the autosave file."""
+        self.result = None
+        self.save()
+
+    def save(self):
+        if self.autosave:
+            self.printsgf(self.autosave)
+
+    def clear(self):
+        """pygtp's game-object protocol (``gtp.Engine`` calls it)."""
+        self.clear_board()
+
+    def play(self, color, pt):
+        """A real move; IllegalMoveError (nothing changed) if not legal."""
+        color = parse_color(color)
+        pos = self.position
+        try:
+            pos.play(pt, color)
+        except HashMismatchError:
+            # the move was played and the words disagree: take it back
+            pos.check_hashing = False
+            pos.undo()
+            pos.resync_hash()
+            pos.check_hashing = True
+            raise
+        self.to_move = other(color)
+        self.changed()
+
+    def play_sequence(self, moves):
+        """Play (color, pt) pairs, all or nothing: IllegalMoveError (with
+        ``.index``) and the moves of the batch taken back."""
+        played = 0
+        try:
+            for color, pt in moves:
+                self.play(color, pt)
+                played += 1
+        except IllegalMoveError as e:
+            e.index = played
+            if played:
+                self.undo_many(played)
+            raise
+
+    def undoable(self):
+        """How many real moves ``undo`` can take back (not setup stones)."""
+        n = 0
+        for event in reversed(self.position.history):
+            if event[0] == "move":
+                n += 1
+            elif event[0] == "setup":
+                break
+        return n
+
+    def undo_many(self, n):
+        """Take back ``n`` moves, all or nothing (CannotUndoError)."""
+        if n < 0 or n > self.undoable() or self.position.stackp:
+            raise CannotUndoError("cannot undo")
+        for _ in range(n):
+            self.undo()
+
+    def undo(self):
+        """Take back the last real move; CannotUndoError if there is none."""
+        pos = self.position
+        moves = pos.moves()
+        try:
+            pos.undo()
+        except HashMismatchError:
+            pos.resync_hash()  # the move is taken back; the report goes up
+            self.to_move = moves[-1][1]
+            raise
+        self.to_move = moves[-1][1]
+        self.changed()
+
+    def last_move(self):
+        """(pt or None, color) of the last real move, or None."""
+        moves = self.position.moves()
+        if not moves:
+            return None
+        pos, color = moves[-1]
+        return self.position.pt(pos), color
+
+    # ----------------------------------------------------------- handicap
+    def board_empty(self):
+        return not self.position.stones() and not self.position.moves()
+
+    def set_free_handicap(self, points):
+        """Black stones on ``points`` of an empty board; white to move.
+        ValueError('board not empty' / 'bad vertex list')."""
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        pts = list(points)
+        if (
+            len(pts) < 2
+            or len(set(pts)) != len(pts)
+            or None in pts
+            or len(pts) >= self.size * self.size
+        ):
+            raise ValueError("bad vertex list")
+        self.position.setup({pt: BLACK for pt in pts})
+        self.handicap = len(pts)
+        self.to_move = WHITE
+        self.changed()
+        return pts
+
+    def fixed_handicap(self, n):
+        """GTP's fixed placement (ValueError 'invalid number of stones')."""
+        pts = fixed_handicap_points(self.size, n)
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        return self.set_free_handicap(pts)
+
+    def place_free_handicap(self, n):
+        """The engine's choice: the fixed points first, then further star-like
+        points spread over the board."""
+        if not self.board_empty():
+            raise ValueError("board not empty")
+        if n < 2 or n >= self.size * self.size:
+            raise ValueError("invalid number of stones")
+        pts = []
+        for k in range(min(n, 9), 1, -1):
+            try:
+                pts = fixed_handicap_points(self.size, k)
+                break
+            except ValueError:
+                continue
+        rest = sorted(
+            (p for p in board_points(self.size) if p not in pts),
+            key=lambda p: _spread_key(p, self.size, pts),
+        )
+        pts = pts + rest[: n - len(pts)]
+        return self.set_free_handicap(pts)
+
+    # ------------------------------------------------------------- genmove
+    @property
+    def player(self):
+        """The Monte-Carlo player (numba kernel loaded on first use)."""
+        if self._player is None:
+            from .player import Player
+
+            self._player = Player()
+        return self._player
+
+    def genmove(self, color, should_stop=None, cleanup=False, commit=True, seconds=None):
+        """Decide a move for ``color`` (``player.Decision``) and, with
+        ``commit``, play it (a resignation sets ``result``)."""
+        color = parse_color(color)
+        start = time.perf_counter()
+        budget = self.clock.budget(color, self._empty_points()) if seconds is None else seconds
+        last = self.last_move()
+        decision = self.player.genmove(
+            self.position,
+            color,
+            self.komi,
+            budget,
+            reader=self.reader,
+            should_stop=should_stop,
+            cleanup=cleanup,
+            opponent_passed=last is not None and last[0] is None and last[1] != color,
+            last=last[0] if last else None,
+        )
+        if commit:
+            self.clock.spend(color, time.perf_counter() - start)
+            if decision.move == "resign":
+                self.result = "W+R" if color == BLACK else "B+R"
+                self.save()
+            else:
+                self.play(color, decision.move)
+        return decision
+
+    def _empty_points(self):
+        return self.size * self.size - len(self.position.stones())
+
+    # ------------------------------------------------------------- scoring
+    def ownership(self, playouts=None):
+        """``scoring.Ownership`` of the current position from plain playouts."""
+        from .scoring import Ownership, score_playouts
+
+        n = playouts or score_playouts(self.size)
+        black, white = self.player.ownership(
+            self.position, self.to_move, self.komi, n, seconds=None if playouts else SCORE_SECONDS
+        )
+        return Ownership(self.position, black, white)
+
+    def game_over(self):
+        """Whether the last two real moves were passes."""
+        moves = self.position.moves()[-2:]
+        return len(moves) == 2 and all(self.position.pt(pos) is None for pos, _ in moves)
+
+    def final_score(self, playouts=None):
+        """GTP final_score text (``B+3.5``).  Kept as ``result`` (the SGF's
+        ``RE``) only once the game is over: a score asked in mid-game is an
+        estimate, not the game's result."""
+        from .scoring import format_score
+
+        text = format_score(self.ownership(playouts).margin(self.komi))
+        if self.game_over():
+            self.result = text
+            self.save()
+        return text
+
+    def final_status_list(self, status, playouts=None):
+        """Strings (lists of points) whose status is alive, dead or seki."""
+        if status not in ("alive", "dead", "seki"):
+            raise ValueError(f"unknown status {status!r}")
+        return self.ownership(playouts).status_list(status)
+
+    # ---------------------------------------------------------------- sgf
+    def game_sgf(self):
+        from .record import game_sgf
+
+        return game_sgf(self.position, self.komi, self.handicap, self.result, self.to_move)
+
+    def printsgf(self, path=None):
+        """The game as SGF bytes; with ``path``, written there atomically."""
+        data = self.game_sgf()
+        if path:
+            from .record import write_atomic
+
+            write_atomic(path, data)
+        return data
+
+    # ------------------------------------------------------------ loadsgf
+    def loadsgf(self, path, until=None):
+        """Load the main line of ``path``; return the colour to move.
+
+        ``until``: None, a move number N >= 1 (the position before move N),
+        a (row, col) point or GTP vertex string (stop before the first move
+        there; ``'pass'`` stops before the first pass).  All or nothing:
+        the new Position is built completely before it replaces the old one.
+        """
+        try:
+            game = load_game(path)
+            position = self._new_position(game.size)
+            to_move = apply_game(game, position, until)
+        except SgfError as e:
+            raise LoadError(f"cannot load file: {e}") from None
+        except (ValueError, OSError) as e:
+            raise LoadError(f"cannot load file: {path}: {e}") from None
+        self.position = position
+        self.to_move = to_move
+        self.handicap = game.handicap if game.handicap > 1 else 0
+        if game.komi is not None:
+            self.komi = game.komi
+        self.changed()
+        return to_move
+
+    # ------------------------------------------------------- trymove etc.
+    def trymove(self, color, pt):
+        ok = self.position.trymove(pt, parse_color(color))
+        if ok:
+            self._count_trymove()
+        return ok
+
+    def tryko(self, color, pt):
+        ok = self.position.tryko(pt, parse_color(color))
+        if ok:
+            self._count_trymove()
+        return ok
+
+    def _count_trymove(self):
+        # GNU Go counts the trymoves made from GTP too
+        reader = self.reader
+        reader.trymoves += 1
+
+    def popgo(self):
+        """Undo the last trymove/tryko; IndexError when there is none."""
+        self.position.popgo()
+
+    # ------------------------------------------------------------ reading
+    def _string(self, pt):
+        if self.position.color_at(pt) == EMPTY:
+            raise ValueError(f"no stone at {pt!r}")
+        return pt
+
+    def attack(self, pt):
+        """(code, move or None): can the string at ``pt`` be captured?"""
+        return self.reader.attack(self.position, self._string(pt))
+
+    def find_defense(self, pt):
+        """(code, move or None): can the string at ``pt`` be saved?"""
+        return self.reader.find_defense(self.position, self._string(pt))
+
+    def ladder_attack(self, pt):
+        return self.reader.ladder_attack(self.position, self._string(pt))
+
+    def does_attack(self, pt, move):
+        """Code: does the attacker's ``move`` capture the string at ``pt``?"""
+        return self.reader.does_attack(self.position, self._string(pt), move)
+
+    def does_defend(self, pt, move):
+        return self.reader.does_defend(self.position, self._string(pt), move)
+
+    def increase_depths(self):
+        self.reader.depth_offset += 1
+
+    def decrease_depths(self):
+        self.reader.depth_offset -= 1
+
+    # ------------------------------------------------------------ queries
+    def color_at(self, pt):
+        return self.position.color_at(pt)
+
+    def is_legal(self, color, pt):
+        return self.position.is_legal(pt, parse_color(color))
+
+    def all_legal(self, color):
+        """Legal moves (not pass) in GNU Go's order: top row first."""
+        color = parse_color(color)
+        pos = self.position
+        return [
+            pt
+            for pt in board_points(self.size)
+            if pos.color_at(pt) == EMPTY and pos.is_legal(pt, color)
+        ]
+
+    def countlib(self, pt):
+        return self.position.countlib(pt)
+
+    def findlib(self, pt):
+        return sort_points(self.position.findlib(pt))
+
+    def worm_stones(self, pt=None, color=None):
+        """The strings (each a list of points, GNU Go's order): the one at
+        ``pt``, or all of ``color``, or all."""
+        pos = self.position
+        if pt is not None:
+            return [sort_points(pos.string_stones(pt))]
+        want = None if color is None else parse_color(color)
+        seen, out = set(), []
+        for p in board_points(self.size):
+            c = pos.color_at(p)
+            if c == EMPTY or p in seen or (want is not None and c != want):
+                continue
+            stones = sort_points(pos.string_stones(p))
+            seen.update(stones)
+            out.append(stones)
+        return out
+
+    def showboard(self):
+        """The board as GNU Go's ``showboard`` draws it (no leading newline)."""
+        return board_text(self.position)
+
+
+# ---------------------------------------------------------------- helpers
+def board_points(size):
+    """All points in GNU Go's order: top row first, left to right."""
+    return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]
+
+
+def fixed_handicap_points(size, n):
+    """GTP's fixed handicap vertices for ``n`` stones (ValueError
+    'invalid number of stones' where the spec gives none): 3-3 points below
+    13x13, 4-4 from there; middle points only on odd boards."""
+    if size < 7 or not 2 <= n <= (9 if size % 2 else 4) or (size == 7 and n > 4):
+        raise ValueError("invalid number of stones")
+    d = 2 if size < 13 else 3
+    lo, hi, mid = d, size - 1 - d, size // 2
+    corners = [(lo, lo), (hi, hi), (hi, lo), (lo, hi)]  # D4 Q16 D16 Q4 on 19x19
+    pts = corners[: min(n, 4)]
+    if n == 5 or n == 7 or n == 9:
+        extra = {5: [], 7: [(mid, lo), (mid, hi)], 9: [(mid, lo), (mid, hi), (lo, mid), (hi, mid)]}[
+            n
+        ]
+        pts = corners + extra + [(mid, mid)]
+    elif n in (6, 8):
+        pts = corners + [(mid, lo), (mid, hi)] + ([(lo, mid), (hi, mid)] if n == 8 else [])
+    return pts
+
+
+def _spread_key(pt, size, taken):
+    """Free handicap beyond the fixed points: far from stones placed, then
+    near the 3-4 lines."""
+    row, col = pt
+    near = min((abs(row - r) + abs(col - c) for r, c in taken), default=size)
+    line = min(row, col, size - 1 - row, size - 1 - col)
+    return (-near, abs(line - (2 if size < 13 else 3)), row, col)
+
+
+def sort_points(points):
+    """GNU Go's order for vertex lists: top row first, then left to right."""
+    return sorted(points, key=lambda p: (-p[0], p[1]))
+
+
+def is_hoshi(size, row, col):
+    """GNU Go's star points (``is_hoshi_point``), with row 0 at the bottom."""
+    m, n = size - 1 - row, col
+    if size in (2, 4):
+        return False
+    if size == 3:
+        return m == 1 and n == 1
+    if size == 5:
+        return (m, n) in ((1, 1), (1, 3), (2, 2), (3, 1), (3, 3))
+    hoshi = 2 if size <= 11 else 3
+    middle = size // 2
+    if m >= middle:  # mirror into the lower corner
+        m = size - 1 - m
+    if n >= middle:
+        n = size - 1 - n
+    if m == hoshi and n == hoshi:
+        return True
+    if size % 2 == 0:
+        return False
+    if size < 12:
+        return m == middle and n == middle
+    return m in (hoshi, middle) and n in (hoshi, middle)
+
+
+def board_text(position):
+    """GNU Go 3.8's ``showboard`` picture: X black, O white, + star points,
+    the captures beside the two rows GNU Go puts them on."""
+    size = position.size
+    head = "  " + "".join(" " + c for c in coords.GTP_COLUMNS[:size])
+    lines = [head]
+    white_row = size - 2 if size < 10 else 8  # counted from the top
+    black_row = size - 1 if size < 10 else 9
+    for i in range(size):
+        row = size - 1 - i
+        cells = []
+        for col in range(size):
+            c = position.color_at((row, col))
+            if c == EMPTY:
+                cells.append("+" if is_hoshi(size, row, col) else ".")
+            else:
+                cells.append("X" if c == BLACK else "O")
+        line = f"{row + 1:2d} " + " ".join(cells) + f" {row + 1}"
+        if i == white_row:
+            line += f"     WHITE (O) has captured {position.captures(BLACK)} stones"
+        if i == black_row:
+            line += f"     BLACK (X) has captured {position.captures(WHITE)} stones"
+        lines.append(line)
+    lines.append(head)
+    return "\n".join(lines)

@@ -1,0 +1,33 @@
+"""GoGui's analyze commands (gogame.gtp.analyze): the command list, the gfx
+commands that draw on the board, and ``gogame-param``."""
+
+from tests.helpers.gtp import fails, ok, setup_board
+
+
+def test_gogui_gfx_and_param_commands():
+    e = setup_board("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . O . . . . .
+        . . O X O . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .""")
+    commands = ok(e, "gogui-analyze_commands").split("\n")
+    assert "gfx/Attack string/gogame-gfx_attack %p" in commands
+    assert all(len(c.split("/", 2)) == 3 for c in commands)
+    attack = ok(e, "gogame-gfx_attack D5").split("\n")
+    assert attack[0] == "MARK D4" and attack[1] == "LABEL D4 1"
+    colored = ok(e, "gogame-gfx_capturable").split("\n")
+    assert colored[0] == "COLOR #ff8c00 D5"
+    assert ok(e, "gogame-gfx_liberties").startswith("LABEL D6 3 C5 3 D5 1 E5 3")
+    params = dict(line.split(" ", 2)[1:] for line in ok(e, "gogame-param").split("\n"))
+    assert params["level"] == "10" and params["hash"] == "double"
+    ok(e, "gogame-param depth_offset 2")
+    ok(e, "gogame-param cache_mb 1")
+    params = dict(line.split(" ", 2)[1:] for line in ok(e, "gogame-param").split("\n"))
+    assert params["depth_offset"] == "2" and params["cache_mb"] == "1"
+    fails(e, "gogame-param hash md5", "bad value for hash")
+    fails(e, "gogame-param colour 3", "unknown parameter colour")

@@ -1,0 +1,54 @@
+"""ABDADA's tables (gogame.kernel.abdada): the currently-searching table
+(mark, unmark, busy; a full bucket overwrites way 0), move keys, and the
+stop flag the first thread to finish sets.  The answers of the threaded
+search are checked in tests/core/test_reader_threads.py."""
+
+import numpy as np
+
+from gogame.kernel import abdada as kab
+
+
+# --------------------------------------------------------- the busy table
+def keys_in_one_bucket(n):
+    """``n`` distinct keys that fall in the same bucket."""
+    return [np.int64(1 + i * kab.BUCKETS) for i in range(n)]
+
+
+def test_mark_unmark_and_busy():
+    table = kab.new_table()
+    k = kab.move_key(np.int64(0x1234567), 60)
+    assert not kab.is_busy(table, k)
+    kab.mark(table, k)
+    kab.mark(table, k)  # already there: nothing more
+    assert kab.is_busy(table, k)
+    assert np.count_nonzero(table) == 1
+    kab.unmark(table, k)
+    assert not kab.is_busy(table, k) and not table.any()
+
+
+def test_full_bucket_overwrites_way_zero_and_unmark_clears_all_copies():
+    table = kab.new_table()
+    keys = keys_in_one_bucket(kab.WAYS + 1)
+    for k in keys:
+        kab.mark(table, k)
+    assert kab.is_busy(table, keys[-1])
+    assert not kab.is_busy(table, keys[0])  # way 0 was overwritten
+    b = int(keys[1] & (kab.BUCKETS - 1)) * kab.WAYS
+    table[b + 1] = table[b + 2] = keys[1]  # two threads wrote the same key
+    kab.unmark(table, keys[1])
+    assert not kab.is_busy(table, keys[1])
+    assert kab.is_busy(table, keys[3])
+
+
+def test_move_keys_differ_by_move_and_are_never_empty():
+    node = np.int64(0x5DEECE66D)
+    assert len({int(kab.move_key(node, m)) for m in range(400)}) == 400
+    assert kab.move_key(np.int64(1013904223), 0) != 0
+
+
+def test_stop_flag_first_finisher_wins():
+    flag = kab.new_flag()
+    assert not kab.stopped(flag)
+    assert kab.finish(flag, 3)
+    assert not kab.finish(flag, 5)
+    assert kab.stopped(flag) and flag[kab.F_WINNER] == 3

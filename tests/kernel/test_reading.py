@@ -1,0 +1,325 @@
+"""The reading kernel's shortcuts and candidate lists (gogame.kernel.reading),
+checked against the reference board or on hand-made diagrams, and numba's
+cache of the recursive reading functions reloaded in a fresh process."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+
+from gogame.core.coords import format_gtp
+from gogame.core.reader import Reader
+from gogame.kernel.board import BLACK, WHITE
+from tests.helpers import diagrams
+from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
+from tests.helpers.paths import ROOT
+
+
+# ----------------------------------------------- the one-liberty shortcut
+def _assert_capture_wins_agrees(p, ref, context):
+    """Every string in atari on ``p``: the reader's shortcut (no move
+    played) against playing the capture and scoring it."""
+    from gogame.kernel import reading as kr
+    from gogame.kernel.board import EMPTY
+    from gogame.kernel.layout import H_CAPT
+
+    for pt in ref.points():
+        c = ref.color(pt)
+        if c == EMPTY or len(ref.liberties(pt)) != 1:
+            continue
+        (lib,) = ref.liberties(pt)
+        attacker = 3 - c
+        want = False
+        lost = p.s[H_CAPT + c]
+        if p.trymove(lib, attacker):
+            taken = p.s[H_CAPT + c] - lost
+            want = kr._capture_code(p.s, p.pos(lib), EMPTY, c, taken) == kr.WIN
+            p.popgo()
+        got = kr._capture_wins(p.s, p.pos(lib), attacker)
+        assert got == want, f"capture at {gtp(lib)} by {attacker} {context}"
+
+
+# Black's capture at a joins J1 and leaves two stones with one liberty: it
+# takes two stones (a capture); at b, joining A2-B2, it takes one (a
+# snapback).
+CAPTURES_INTO_ATARI = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    O O . . . . . . .
+    X X O . X X X O O
+    O b O . X O O a X
+"""
+
+
+def test_capture_wins_in_captures_into_atari():
+    g = Boards(CAPTURES_INTO_ATARI)
+    _assert_capture_wins_agrees(g.p, g.ref, "in CAPTURES_INTO_ATARI")
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_capture_wins_agrees_with_playing_the_capture(game):
+    """The reader's one-liberty shortcut decides, without playing, whether
+    capturing a string in atari scores WIN (legal, no snapback, no ko); it
+    must agree with playing the capture and scoring it (``_capture_code``
+    with no komaster)."""
+    size, moves = game
+    p, ref = replay(size, moves)
+    _assert_capture_wins_agrees(p, ref, f"after {describe(moves)}")
+
+
+def _assert_safe_moves_are_safe(size, moves):
+    """The reader's shortcut below the root (``_safe_extension``, then
+    ``_safe_capture``): a move it names is legal and, played, leaves the
+    owner's string at least ``_safe_libs`` liberties (trivially safe one ply
+    down)."""
+    import numpy as np
+
+    from gogame.kernel import board as kb
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN, PASS
+
+    p, ref = replay(size, moves)
+    ctx, mv = kr.new_context()[:2]
+    nbr = np.zeros(24, np.int32)
+    safe = kr._safe_libs(ctx, 1)
+    for pt in ref.points():
+        o = p.s[ORIGIN + p.pos(pt)]
+        if p.s[COLOR + p.pos(pt)] not in (BLACK, WHITE) or o != p.pos(pt):
+            continue
+        owner = p.s[COLOR + o]
+        k = kb.neighbour_strings(p.s, o, 3 - owner, nbr)
+        kr._forget_counts(mv, 0)
+        m = kr._safe_extension(p.s, mv, 0, o, safe)
+        if m == PASS:
+            m = kr._safe_capture(p.s, nbr, k, o, owner, safe)
+        if m == PASS:
+            continue
+        move = next(q for q in ref.points() if p.pos(q) == m)
+        assert p.trymove(move, owner), f"{gtp(move)} illegal after {describe(moves)}"
+        assert p.s[NLIB + p.s[ORIGIN + o]] >= safe, f"{gtp(move)} after {describe(moves)}"
+        p.popgo()
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(games(sizes=small_first, max_moves=150))
+def test_safe_move_leaves_the_string_trivially_safe(game):
+    _assert_safe_moves_are_safe(*game)
+
+
+# Black's C1 string ends with nine liberties, more than its list keeps: the
+# listed B1, taken by White's last move, is no liberty any more.
+STALE_LIBERTY_LIST = (
+    "BD3 WD4 BC2 WF4 BC1 WA1 BC6 WB1 BB5 WF3 BD1 WE5 BE1 WA5 BF2 WA2 "
+    "BD6 WB2 BA4 BC3 WD2 WB4 BE3 WA6 BC4 WA3 BF1 WB3 BC5 WA4 BE2 BB6 WB1"
+)
+
+
+def test_safe_move_with_a_liberty_list_that_is_not_exact():
+    from gogame.core.coords import parse_gtp
+
+    moves = [
+        (parse_gtp(m[1:], 6), BLACK if m[0] == "B" else WHITE) for m in STALE_LIBERTY_LIST.split()
+    ]
+    _assert_safe_moves_are_safe(6, moves)
+
+
+# ------------------------------------------ candidate moves by depth
+# White A1 is a throw-in: a self-atari away from the white string (liberties
+# A2 and C2) that captures nothing.
+OWNER_THROW_IN = """
+. . . . .
+X X X X .
+O O O X .
+. X . X .
+. X X . .
+"""
+
+
+def candidates(p, vertex, attack, stackp=0, throw_ins=True):
+    """The candidates ``_read`` lists at ``stackp`` against the string at
+    ``vertex``: the attacker's as generated, the owner's once ordered
+    (``throw_ins``: up to backfill2_depth)."""
+    from gogame.kernel import board as kb
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
+
+    r = Reader()
+    r._prepare(p)
+    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
+    target = p.pos(vertex)
+    o, mine = s[ORIGIN + target], s[COLOR + target]
+    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24])
+    if attack:
+        n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+    else:
+        n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+        n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
+    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
+
+
+def test_owner_throw_ins_only_up_to_backfill2_depth():
+    p = diagrams.position(OWNER_THROW_IN)
+    near = candidates(p, "A3", False, throw_ins=True)
+    deep = candidates(p, "A3", False, throw_ins=False)
+    assert {"A2", "C2", "A1"} <= near
+    assert "A1" not in deep
+    assert near - deep == {"A1"}
+
+
+# Black's A3 string (liberties A2, A1) and the white A4 string of one
+# liberty more (A5, B5, C4), which shares none of them.
+OWNER_RACE = """
+. . . . .
+O O . . .
+X X O . .
+. X O . .
+. X O . .
+"""
+
+
+def test_owner_race_against_one_liberty_more_only_up_to_backfill2_depth():
+    p = diagrams.position(OWNER_RACE)
+    backfill2 = Reader().depths[3]
+    near = candidates(p, "A3", False, stackp=backfill2)
+    deep = candidates(p, "A3", False, stackp=backfill2 + 1)
+    assert {"A2", "A1", "A5", "B5", "C4"} <= near
+    assert near - deep == {"A5", "B5", "C4"}
+
+
+# Black's B3 string (liberties B2, C2, D2) touches two white strings of two
+# liberties each: A3 (A4, A2) and E3 (E4, F3).
+ATTACKER_RACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. O O O . . .
+O X X X O . .
+. . . . X . .
+. . . . . . .
+"""
+
+
+def test_attacker_race_moves_only_up_to_backfill2_depth():
+    p = diagrams.position(ATTACKER_RACE)
+    backfill2 = Reader().depths[3]
+    near = candidates(p, "B3", True, backfill2)
+    deep = candidates(p, "B3", True, backfill2 + 1)
+    assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
+    assert near - deep == {"E4", "F3", "A4"}
+
+
+# Black's D2 string (liberties D3, E1) and white E2 (E3, E1) share E1; the
+# black F3 string next to E2 has three liberties, two of them (G2, G3) far
+# from D2: shortening it is a far race move for White.
+FAR_RACE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . O .
+. . . . . X .
+. . O X O X .
+. . O X . O .
+"""
+
+
+def test_far_race_moves_only_near_the_root():
+    p = diagrams.position(FAR_RACE)
+    far = Reader().depths[3] - 3  # backfill2_depth - 3
+    near = candidates(p, "D2", True, far)
+    deep = candidates(p, "D2", True, far + 1)
+    assert {"D3", "E1", "E3"} <= deep
+    assert near - deep == {"G2", "G3"}
+
+
+# White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
+# the B4 string: six liberties.
+ONE_ESCAPE = """
+. . . . . . .
+. . . . . . .
+. O . . . . .
+. O . . . . .
+. . . X . . .
+X O O X . . .
+. . X . . . .
+"""
+
+
+def test_race_liberties_left_out_at_the_given_number_of_escapes():
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import ORIGIN
+
+    p = diagrams.position(ONE_ESCAPE)
+    r = Reader()
+    r._prepare(p)
+    x = p.s[ORIGIN + p.pos("B2")]
+    listed = {}
+    for most in (1, 2):
+        n = kr._add_race_liberties(p.s, r.mv, r.sc, 0, 0, x, 0, most)
+        listed[most] = {format_gtp(p.pt(int(m))) for m in r.mv[0, :n]}
+    assert listed == {1: set(), 2: {"B1", "B3", "C3"}}
+
+
+# ------------------------------------------------ numba cache, reloaded
+READ_IN_A_SUBPROCESS = r"""
+import sys
+from gogame.core.position import Position
+from gogame.core.reader import Reader
+from gogame.core.coords import format_gtp
+p = Position(13)
+p.setup({'E6': 'b', 'D5': 'b', 'F4': 'b', 'C3': 'w', 'E5': 'w'})
+k = Position(9)
+k.setup({'C5': 'b', 'D5': 'b', 'E5': 'b', 'C4': 'b', 'E4': 'b', 'C3': 'b', 'E3': 'b',
+         'B2': 'b', 'C1': 'b', 'D3': 'w', 'F3': 'w', 'C2': 'w', 'E2': 'w', 'F2': 'w',
+         'D1': 'w', 'E1': 'w'})
+k.play('D2', 'b')
+r = Reader()
+out = []
+for pos, kind, v in ((p, 'attack', 'E5'), (p, 'find_defense', 'E5'),
+                     (p, 'ladder_attack', 'E5'), (k, 'find_defense', 'D3'),
+                     (k, 'attack', 'D2')):
+    code, move = getattr(r, kind)(pos, v)
+    out.append(f"{kind} {v} {code} {format_gtp(move) if move else 'PASS'}")
+print('; '.join(out))
+"""
+
+
+@pytest.mark.slow
+def test_numba_cache_reload_in_a_fresh_process(tmp_path):
+    """Two fresh interpreters, one after the other, share NUMBA_CACHE_DIR:
+    the first compiles and writes the cache, the second loads it.  Both must
+    exit 0 with the same answers (a recursive function loaded back from
+    numba's cache once crashed the second one)."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", READ_IN_A_SUBPROCESS],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert proc.returncode == 0, (
+            f"exit {proc.returncode} (a negative code is a signal)\n{proc.stderr[-3000:]}"
+        )
+        runs.append(proc.stdout.strip())
+        files = {f: f.stat().st_mtime_ns for f in cache.rglob("*") if f.is_file()}
+        if len(runs) == 1:
+            assert any(f.suffix == ".nbi" for f in files), "the first run wrote no numba cache"
+            written = files
+    assert files == written, "the second run compiled again instead of loading the cache"
+    assert runs[0] == runs[1]
+    assert runs[0].startswith("attack E5 1 E4;"), runs[0]

@@ -1,0 +1,1 @@
+"""Tests of gogame.play."""

@@ -1,0 +1,27 @@
+"""``gogame bench`` (gogame.tools.bench): benchmarks, not tests; here only
+the shape of their JSON and the figures that hold anywhere (the cache's
+entries per MB, its hit rate)."""
+
+import json
+
+import pytest
+
+from gogame.cli import main
+
+
+def test_bench_cache_json(capsys):
+    assert main(["bench", "cache", "--json", "--seconds", "0.01"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for size in ("9", "13", "19"):
+        row = out["boards"][size]
+        for scheme in ("double", "full", "single"):
+            cell = row[scheme]
+            assert cell["bytes_per_entry"] * cell["entries_per_mb"] <= 2**20
+            assert cell["stores_per_second"] > 0 and cell["probes_per_second"] > 0
+            assert 0.3 < cell["probe_hit_rate"] <= 0.5
+        assert row["ratio_double_full"] == pytest.approx(
+            row["double"]["entries_per_mb"] / row["full"]["entries_per_mb"], rel=1e-3
+        )
+    big = out["boards"]["19"]
+    assert big["double"]["entries_per_mb"] >= 4.5 * big["full"]["entries_per_mb"]
+    assert out["goal_19x19_double_vs_full"]["met"]

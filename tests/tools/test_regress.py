@@ -1,0 +1,302 @@
+"""gogame regress (gogame.tools.regress): .tst parsing, judging, the runner over a fake GTP engine,
+the CLI, and GNU Go's own reading.tst through GNU Go when it is installed."""
+
+import json
+import os
+import sys
+import textwrap
+
+import pytest
+
+from gogame import cli
+from gogame.tools import regress
+from gogame.tools.regress import judge, parse_tst, run_file
+from tests.helpers.gnugo import GNUGO, needs_gnugo
+
+# A GTP engine answering canned replies.  argv: config.json log.txt
+# config: {"replies": {command: answer}, "counters": bool, "die_on": command}
+# An answer starting with "?" is sent as an error; unknown commands answer "= ".
+FAKE = textwrap.dedent("""
+    import json, os, sys
+    cfg = json.load(open(sys.argv[1]))
+    log = open(sys.argv[2], "a")
+    log.write("cwd " + os.getcwd() + "\\n")
+    nodes = 0
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        log.write(line + "\\n"); log.flush()
+        parts = line.split(None, 1)
+        ident, cmd = (parts[0], parts[1]) if parts[0].isdigit() else ("", line)
+        if cmd == cfg.get("die_on"):
+            sys.exit(3)
+        if cmd in ("reset_reading_node_counter", "get_reading_node_counter") \\
+                and not cfg.get("counters", True):
+            answer = "?unknown command"
+        elif cmd == "reset_reading_node_counter":
+            nodes, answer = 0, ""
+        elif cmd == "get_reading_node_counter":
+            answer = str(nodes)
+        else:
+            nodes += 7
+            answer = {"name": "Fake", "version": "1"}.get(cmd, cfg["replies"].get(cmd, ""))
+        status = "?" if answer.startswith("?") else "="
+        sys.stdout.write(status + ident + " " + answer.lstrip("?") + "\\n\\n")
+        sys.stdout.flush()
+        if cmd == "quit":
+            break
+""")
+
+TST = textwrap.dedent("""\
+    # a comment
+    loadsgf games/x.sgf 12
+    1 attack A1
+    #? [1 B1]
+
+    2 attack A2
+    #? [!0]
+    trymove B C3   # trailing comment
+    3 defend A3
+    #? [0]*
+    popgo
+    4 attack A4
+    #? [1 A1|B2]
+    5 attack A5
+    #? [1 (C1|C2)]
+    6 defend A6
+    #? [.*]&
+    7 attack A7
+    #? [1 A7]
+""")
+
+REPLIES = {
+    "attack A1": "1 B1",  # pass
+    "attack A2": "0",  # negated: FAIL
+    "defend A3": "0",  # known failure that passes: PASS
+    "attack A4": "3 B2",  # `B2$` alternative: pass
+    "attack A5": "1 C3",  # FAIL
+    "defend A6": "whatever",  # ignored
+    "attack A7": "?unknown command",
+}  # an error is a failure: FAIL
+
+
+def fake_engine(tmp_path, replies=REPLIES, **cfg):
+    config = tmp_path / "fake.json"
+    config.write_text(json.dumps({"replies": replies, **cfg}))
+    log = tmp_path / "log.txt"
+    script = tmp_path / "fake_gtp.py"
+    script.write_text(FAKE)
+    return [sys.executable, str(script), str(config), str(log)], log
+
+
+def write_tst(tmp_path, text=TST):
+    folder = tmp_path / "tst"
+    folder.mkdir(exist_ok=True)
+    path = folder / "t.tst"
+    path.write_text(text)
+    return path
+
+
+def outcomes(result):
+    return {r["number"]: r["outcome"] for r in result["tests"]}
+
+
+def test_parse_tst():
+    items = parse_tst(TST)
+    kinds = [(i[0], i[2]) for i in items]
+    assert kinds[:4] == [
+        ("setup", "loadsgf games/x.sgf 12"),
+        ("test", 1),
+        ("test", 2),
+        ("setup", "trymove B C3"),
+    ]
+    tests = [i for i in items if i[0] == "test"]
+    assert [(t[2], t[3], t[4]) for t in tests[:3]] == [
+        (1, "attack A1", "[1 B1]"),
+        (2, "attack A2", "[!0]"),
+        (3, "defend A3", "[0]*"),
+    ]
+    assert parse_tst("1 attack A1\n")[0][4] is None  # no #? line
+
+
+@pytest.mark.parametrize(
+    "expected, answer, outcome",
+    [
+        ("[1 B1]", "1 B1", "pass"),
+        ("[1 B1]", "1 B10", "FAIL"),  # anchored at both ends
+        ("[1 (S4|T5)]", "1 T5", "pass"),
+        ("[!0]", "0", "FAIL"),
+        ("[!0]", "1 A1", "pass"),
+        ("[0]*", "0", "PASS"),
+        ("[0]*", "1 A1", "fail"),
+        ("[!0]*", "0", "fail"),
+        ("[1 A1|B2]", "1 A1 and more", "pass"),  # ^1 A1 ...
+        ("[1 A1|B2]", "anything B2", "pass"),  # ... or B2$
+        ("[1 A1|B2]", "x 1 A1", "FAIL"),
+        ("[1 A1|B2]", "B2 x", "FAIL"),
+        ("[!0]", None, "FAIL"),  # an error never passes, even negated
+        ("[.*]*", None, "fail"),  # the "must be rejected" idiom
+        ("[.*]&", "x", "ignored"),
+        (None, "x", "ignored"),
+    ],
+)
+def test_judge(expected, answer, outcome):
+    assert judge(expected, answer) == outcome
+
+
+def test_run_file_fake_engine(tmp_path):
+    argv, log = fake_engine(tmp_path)
+    path = write_tst(tmp_path)
+    result = run_file(path, argv)
+    assert result["name"] == "Fake"
+    assert outcomes(result) == {
+        1: "pass",
+        2: "FAIL",
+        3: "PASS",
+        4: "pass",
+        5: "FAIL",
+        6: "ignored",
+        7: "FAIL",
+    }
+    t = result["totals"]
+    assert (t["tests"], t["pass"], t["fail"], t["PASS"], t["FAIL"], t["ignored"]) == (
+        7,
+        2,
+        0,
+        1,
+        3,
+        1,
+    )
+    assert [r["nodes"] for r in result["tests"]] == [7] * 7
+    assert t["nodes"] == 49 and t["seconds"] > 0 and t["wall_seconds"] >= t["seconds"]
+    r7 = result["tests"][-1]
+    assert r7["error"] and r7["answer"] == "unknown command"
+    assert result["tests"][0]["expected"] == "[1 B1]"
+    assert result["files"] == {str(path): t}
+    sent = log.read_text().splitlines()
+    assert sent[0] == "cwd " + str(path.parent)  # runs in the .tst folder
+    folder = str(path.parent)
+    assert sent[1:9] == [
+        "name",
+        "version",
+        f"loadsgf {os.path.join(folder, 'games/x.sgf')} 12",
+        "reset_reading_node_counter",
+        "1 attack A1",
+        "get_reading_node_counter",
+        "reset_reading_node_counter",
+        "2 attack A2",
+    ]
+    assert "trymove B C3" in sent and "popgo" in sent and sent[-1] == "quit"
+
+
+def test_only_skips_other_tests_but_sends_setup(tmp_path):
+    argv, log = fake_engine(tmp_path)
+    result = run_file(write_tst(tmp_path), argv, only={3, 5})
+    assert outcomes(result) == {3: "PASS", 5: "FAIL"}
+    sent = [s for s in log.read_text().splitlines() if not s.startswith(("cwd", "reset", "get"))]
+    assert [s.split(" ", 1)[0] for s in sent] == [
+        "name",
+        "version",
+        "loadsgf",
+        "trymove",
+        "3",
+        "popgo",
+        "5",
+        "quit",
+    ]
+
+
+def test_nodes_none_without_counters(tmp_path):
+    argv, log = fake_engine(tmp_path, counters=False)
+    result = run_file(write_tst(tmp_path), argv, only={1})
+    assert result["tests"][0]["nodes"] is None and result["totals"]["nodes"] is None
+    assert log.read_text().count("reading_node_counter") == 1  # asked once, then not again
+
+
+def test_run_two_files_totals(tmp_path):
+    argv, _ = fake_engine(tmp_path)
+    first = write_tst(tmp_path)
+    (tmp_path / "b").mkdir()
+    second = tmp_path / "b" / "t.tst"
+    second.write_text("1 attack A1\n#? [1 B1]\n")
+    report = regress.run([first, second], {"fake": argv})
+    e = report["engines"]["fake"]
+    assert list(e["files"]) == [str(first), str(second)]
+    assert e["files"][str(second)]["pass"] == 1 and e["totals"]["pass"] == 3
+    assert e["totals"]["tests"] == 8 and report["time_ratio"] is None
+
+
+def test_engine_dying_fails_the_rest(tmp_path):
+    argv, _ = fake_engine(tmp_path, die_on="attack A4")
+    result = run_file(write_tst(tmp_path), argv)
+    out = outcomes(result)
+    assert out[1] == "pass" and out[4] == out[5] == out[7] == "FAIL"
+    assert result["tests"][3]["answer"] is None
+    died = result["setup_errors"][-1]
+    assert died["command"] == "attack A4" and died["line"] == 12
+    assert "exited with status 3" in died["answer"]
+
+
+def test_engine_cannot_start(tmp_path):
+    with pytest.raises(regress.EngineError):
+        run_file(write_tst(tmp_path), [str(tmp_path / "no-such-engine")])
+    with pytest.raises(regress.EngineError, match="cannot start"):
+        run_file(write_tst(tmp_path), [sys.executable, "-c", "import sys; sys.exit(5)"])
+
+
+def test_cli_side_by_side(tmp_path, monkeypatch, capsys):
+    gogame, _ = fake_engine(tmp_path)
+    other_dir = tmp_path / "other"
+    other_dir.mkdir()
+    everything_right = {k: v for k, v in REPLIES.items() if k in ("attack A1", "attack A4")}
+    other, _ = fake_engine(other_dir, replies={**everything_right, "attack A2": "1 A1"})
+    monkeypatch.setattr(regress, "GOGAME_CMD", gogame)
+    path = str(write_tst(tmp_path))
+    engine = " ".join(other)
+
+    assert cli.main(["regress", path, "--engine", engine, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["engines"]) == ["gogame", engine]
+    e0, e1 = report["engines"].values()
+    assert e0["totals"]["FAIL"] == 3 and e1["totals"]["FAIL"] == 2  # A5, A7
+    assert report["time_ratio"] > 0 and report["unexpected"] == 3 + 1 + 2 + 0
+    assert {
+        "file",
+        "number",
+        "command",
+        "answer",
+        "expected",
+        "outcome",
+        "nodes",
+        "seconds",
+    } <= set(e0["tests"][0])
+
+    assert cli.main(["regress", path, "--engine", engine, "--only", "1,4"]) == 0
+    text = capsys.readouterr().out
+    assert "per-test time ratio" in text and "unexpected" not in text
+
+    assert cli.main(["regress", path]) == 1
+    text = capsys.readouterr().out
+    assert "FAIL gogame t.tst 5 attack A5" in text.split("unexpected:")[1]
+
+
+def test_cli_errors(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(regress, "GOGAME_CMD", [str(tmp_path / "no-such-engine")])
+    assert cli.main(["regress", str(tmp_path / "missing.tst")]) == 2
+    missing = tmp_path / "missing.tst"
+    assert capsys.readouterr().err.strip() == f"gogame regress: no such file: {missing}"
+    assert cli.main(["regress", str(write_tst(tmp_path))]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gogame regress: cannot start") and err.count("\n") == 1
+    assert cli.main(["regress", str(write_tst(tmp_path)), "--only", "1,x"]) == 2
+
+
+@needs_gnugo
+def test_gnugo_reading_tst(reading_tst):
+    """notes/gnugo.md: 234 tests, 193 pass, 41 known failures, 0 unexpected."""
+    result = run_file(reading_tst, f"{GNUGO} --mode gtp")
+    t = result["totals"]
+    assert (t["tests"], t["pass"], t["fail"], t["PASS"], t["FAIL"]) == (234, 193, 41, 0, 0)
+    assert result["name"] == "GNU Go" and not result["setup_errors"]
+    assert t["nodes"] > 50_000
