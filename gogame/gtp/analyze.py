@@ -36,6 +36,8 @@ ANALYZE_COMMANDS = (
     "gfx/Capturable strings/gogame-gfx_capturable",
     "gfx/Liberties/gogame-gfx_liberties",
     "gfx/Ownership (playouts)/gogame-gfx_ownership",
+    "gfx/Prove attack/gogame-gfx_prove_attack %p",
+    "gfx/Prove defend/gogame-gfx_prove_defend %p",
     "plist/Dead stones/final_status_list dead",
     "plist/Seki stones/final_status_list seki",
     "string/Cache statistics/cache_stats",

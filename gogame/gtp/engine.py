@@ -58,10 +58,11 @@ from .protocol import (
     parse_command,
     preprocess,
 )
+from .prove import ProveCommands
 
 
 # ------------------------------------------------------------------ engine
-class GtpEngine(PlayCommands, AnalyzeCommands, pygtp.Engine):
+class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     """The gogame GTP engine: ``send(line)`` returns the response ('' when
     the line gets none); ``disconnect`` turns true after ``quit``.
 

@@ -1,0 +1,192 @@
+"""The proving capture solver for Python callers: ``Prover``.
+
+Unlike ``Reader``, whose answers are heuristic, every ``proven`` answer of
+a ``Prover`` is a proof under the ko model stated in ``docs/prover.md``;
+when no proof is found within the node budget the answer is ``unknown``.
+
+Codes (GNU Go's numbers, defined by the model each is proven under):
+
+* ``attack`` (attacker to move): 1 -- captures even if the defender may
+  retake any ko at once and the attacker never may; 2 -- captures when
+  neither side may retake a ko at once (simple ko rule, no ko threats);
+  3 -- captures when the attacker may retake any ko at once and the
+  defender may not; 0 -- never captured (the string is pass-alive).  The
+  code given is the strongest one proven; a weaker one is not proven false.
+* ``defend`` (owner to move): 1 -- a move (or none, PASS) after which the
+  string is pass-alive; 0 -- every legal move, a pass included, loses the
+  string even if the owner may retake any ko at once.
+
+The position is unchanged after every call (the kernel plays through
+trymove/popgo); the table (``table_mb``) belongs to the prover alone and is
+kept between questions (its entries are keyed by position, question and
+ko model, so old entries stay true).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..kernel import prover as kp
+from ..kernel.layout import BLACK, COLOR, PASS, WHITE
+from .coords import Point
+
+if TYPE_CHECKING:
+    from .position import Position, Vertex
+
+PROVEN, UNKNOWN = "proven", "unknown"
+# the ko models, in the order their codes are tried by attack
+ATTACK_MODELS = ((0, 1), (1, 2), (2, 3))
+ENTRY_BYTES = 24
+
+
+@dataclass
+class ProofResult:
+    """One answer: ``status`` "proven" or "unknown"; ``code`` 0..3 (None when
+    unknown); ``move`` (row, col) or None; ``nodes`` searched; ``line``, the
+    principal line from the first move (alternating sides), as far as the
+    search recorded it; ``seconds`` of wall time."""
+
+    status: str
+    code: int | None = None
+    move: Point | None = None
+    nodes: int = 0
+    line: list[Point | None] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def proven(self) -> bool:
+        return self.status == PROVEN
+
+
+class Prover:
+    """Proofs of capture questions within ``max_nodes`` moves played per
+    question, lambda orders up to ``max_order``, lines at most ``max_depth``
+    plies long, and a table of ``table_mb`` megabytes."""
+
+    def __init__(
+        self,
+        table_mb: float = 16,
+        max_nodes: int = 500_000,
+        max_order: int = 2,
+        max_depth: int = 100,
+    ) -> None:
+        if not 0 <= max_order <= kp.MAX_ORDER:
+            raise ValueError(f"max_order must be 0..{kp.MAX_ORDER}")
+        if not 1 <= max_depth <= kp.MAX_CAP:
+            raise ValueError(f"max_depth must be 1..{kp.MAX_CAP}")
+        if max_nodes < 1:
+            raise ValueError("max_nodes must be positive")
+        entries = 1
+        while entries * 2 * ENTRY_BYTES <= table_mb * 2**20:
+            entries *= 2
+        self.max_nodes = int(max_nodes)
+        self.max_order = int(max_order)
+        self.max_depth = int(max_depth)
+        self.ctx, self.tt, self.mv, self.pv, self.mark, self.sc = kp.new_context(entries)
+
+    @property
+    def table_entries(self) -> int:
+        return int(self.tt.shape[0])
+
+    def clear(self) -> None:
+        """Empty the table."""
+        self.tt[:] = 0
+
+    # ------------------------------------------------------------ queries
+    def attack(
+        self, position: Position, vertex: Vertex, max_nodes: int | None = None
+    ) -> ProofResult:
+        """Can the string at ``vertex`` be captured, its opponent moving first?"""
+        return self._ask(position, vertex, max_nodes, self._attack)
+
+    def defend(
+        self, position: Position, vertex: Vertex, max_nodes: int | None = None
+    ) -> ProofResult:
+        """Can the string at ``vertex`` be saved, its owner moving first?"""
+        return self._ask(position, vertex, max_nodes, self._defend)
+
+    def _ask(self, position, vertex, max_nodes, how):
+        target = position.pos(vertex)
+        if target == PASS or position.s[COLOR + target] not in (BLACK, WHITE):
+            raise ValueError("vertex must not be empty")
+        budget = self.max_nodes if max_nodes is None else int(max_nodes)
+        if budget < 1:
+            raise ValueError("max_nodes must be positive")
+        before = (position.stackp, position.hash)
+        start = time.perf_counter()
+        result = how(position, target, budget)
+        result.seconds = time.perf_counter() - start
+        if (position.stackp, position.hash) != before:
+            raise AssertionError("the prover changed the position")
+        position._raise_if_hash_error("proving")
+        return result
+
+    def _alive(self, position, target):
+        return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
+
+    def _attack(self, position, target, budget):
+        if self._alive(position, target):
+            return ProofResult(PROVEN, 0)
+        nodes = 0
+        for model, code in ATTACK_MODELS:
+            r = kp.prove_win(
+                position.s,
+                position.hw,
+                position.keys,
+                self.ctx,
+                self.tt,
+                self.mv,
+                self.pv,
+                self.mark,
+                target,
+                model,
+                self.max_order,
+                self.max_depth,
+                budget - nodes,
+            )
+            nodes += int(self.ctx[kp.C_NODES])
+            if r == 1:
+                return self._proof(position, code, nodes)
+            if r < 0 or nodes >= budget:
+                break
+        return ProofResult(UNKNOWN, nodes=nodes)
+
+    def _defend(self, position, target, budget):
+        if self._alive(position, target):
+            return ProofResult(PROVEN, 1)
+        move = int(
+            kp.saving_move(
+                position.s, position.hw, position.keys, self.ctx, self.mark, self.sc, target
+            )
+        )
+        if move >= 0:
+            pt = position.pt(move)
+            return ProofResult(PROVEN, 1, pt, line=[pt])
+        r = kp.prove_lost(
+            position.s,
+            position.hw,
+            position.keys,
+            self.ctx,
+            self.tt,
+            self.mv,
+            self.pv,
+            self.mark,
+            target,
+            0,
+            self.max_order,
+            self.max_depth,
+            budget,
+        )
+        nodes = int(self.ctx[kp.C_NODES])
+        if r == 1:
+            result = self._proof(position, 0, nodes)
+            result.move = None
+            return result
+        return ProofResult(UNKNOWN, nodes=nodes)
+
+    def _proof(self, position, code, nodes):
+        n = int(self.pv[0, 0])
+        line = [position.pt(int(p)) for p in self.pv[0, 1 : n + 1]]
+        return ProofResult(PROVEN, code, line[0] if line else None, nodes, line)

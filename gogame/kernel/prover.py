@@ -1,0 +1,611 @@
+"""The proving capture solver: lambda-search whose answers are proofs.
+
+A question names a target string (by one of its stones, the anchor) and the
+attacker, its opponent.  ``_search`` reads attacker nodes and defender
+nodes (after an attacker's threat) of a lambda-tree (Thomsen 2000) of
+order ``n``:
+
+* order 0: the target has one liberty and the attacker may take it, and
+  the capture stands: the capturing string is not left in atari with the
+  defender allowed to take it at once (a snapback, or a ko retake the
+  model allows) -- GNU Go's notion of a capture;
+* order k >= 1: an attacker move ``a`` is a threat when, after ``a`` and a
+  defender's pass, an order k-1 tree wins (this is checked by playing the
+  pass); ``a`` wins when every legal defender reply leaves an order k win.
+
+Soundness does not rest on lambda theory: the attacker's candidates are a
+heuristic set (a smaller set loses proofs, never makes a false one), while a
+defender node covers every legal defender move.  Order 1: after the threat
+the target has one liberty ``L``; a defender move other than ``L`` or the
+last liberty of an attacker string next to the target (in atari) leaves the
+target with the single liberty ``L``, it cannot create a ko ban at ``L``
+(that needs a capture at ``L``, an empty point), so the capture stays
+legal; nor, unless it is next to ``L``, on a liberty of an attacker string
+next to ``L``, or rescues another defender string the capture would take
+(captures an attacker string in atari next to it), can it change the
+string the capture makes and its liberties, so whether the capture
+stands: those moves are covered without being played.  Order k >= 2: every
+legal defender move is played and must leave an order k-1 win (cheap, read
+first for all moves) or an order k win.  A pass is covered by the threat
+check.  The attacker never passes.
+
+Ko model (``C_MODEL``): 0 -- the attacker obeys the ko ban, the defender may
+retake any ko at once (unlimited ko threats); 1 -- both obey the simple ko
+ban; 2 -- the attacker may retake any ko, the defender obeys the ban.  The
+ko point is in the hash words, and the model and side in the question key.
+
+Depth: ``C_CAP`` plies below the root; a proof whose capture would come
+later than that is not made, so every proof's lines (threat-check passes
+aside) end with the capture within the cap.  Nodes: every move played by
+the search counts one; past ``C_MAXNODES`` the search stops (``C_ABORT``)
+and stores nothing more.
+
+``pass_alive`` is Benson's algorithm: a string in a pass-alive set can never
+be captured, whatever the attacker plays and whoever has ko threats.
+
+Transposition table ``tt`` (uint64 rows: key0, key1, data): the keys are the
+board's hash words XORed with a mix of the question (order, node kind,
+model, anchor, attacker); data = 1 | result << 1 | remaining plies << 2 |
+move << 16.  A win stored with r plies to spare is reused where at least r
+remain; a failure where at most r remain.
+"""
+
+import numpy as np
+from numba import njit
+
+from .board import legal, popgo, push_move
+from .layout import (
+    COLOR,
+    EMPTY,
+    H_SIZE,
+    H_STACKP,
+    H_W,
+    LIBS,
+    MAXLIBS,
+    MAXPOS,
+    NEXT,
+    NLIB,
+    ORIGIN,
+    PASS,
+)
+
+# ctx fields
+C_NODES = 0
+C_MAXNODES = 1
+C_ABORT = 2
+C_MODEL = 3
+C_ATTACKER = 4
+C_ROOTSP = 5
+C_CAP = 6
+C_MARKGEN = 7
+C_HITS = 8
+C_STORES = 9
+CTX_LEN = 16
+
+KIND_A, KIND_D, KIND_ROOT = 0, 1, 2
+MAX_CAP = 120  # plies below the root at most
+MAX_ORDER = 4
+ROW = MAXPOS + 8  # mv row: candidates of one ply
+NO_ENTRY = -1
+
+
+def new_context(entries):
+    """ctx, the table (``entries`` a power of two), candidate rows, principal
+    lines, a scratch mark array and Benson's scratch arrays."""
+    ctx = np.zeros(CTX_LEN, np.int64)
+    tt = np.zeros((entries, 3), np.uint64)
+    mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
+    pv = np.zeros((MAX_CAP + 4, MAX_CAP + 4), np.int32)
+    mark = np.zeros(MAXPOS, np.int64)
+    scratch = np.zeros((6, MAXPOS + 1), np.int32)
+    return ctx, tt, mv, pv, mark, scratch
+
+
+# ------------------------------------------------------------- helpers
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _free(ctx, attacker):
+    """May this side retake a ko at once under the model?"""
+    model = ctx[C_MODEL]
+    return model == 2 if attacker else model == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _ply(s, ctx):
+    return s[H_STACKP] - ctx[C_ROOTSP]
+
+
+@njit(cache=True, _nrt=False)
+def _new_gen(ctx, mark):
+    g = ctx[C_MARKGEN] + 1
+    if g > 1 << 60:
+        mark[:] = 0
+        g = 1
+    ctx[C_MARKGEN] = g
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def _mix(q):
+    x = np.uint64(q) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(31)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    return x
+
+
+@njit(cache=True, _nrt=False)
+def _keys(hw, ctx, target, order, kind):
+    q = order | (kind << 4) | (ctx[C_MODEL] << 6) | (target << 8) | (ctx[C_ATTACKER] << 24)
+    return hw[0] ^ _mix(q), hw[1] ^ _mix(q + (1 << 30))
+
+
+@njit(cache=True, _nrt=False)
+def _probe(tt, hw, ctx, target, order, kind, rem):
+    """NO_ENTRY, or result * 2**16 + move of a reusable entry."""
+    k0, k1 = _keys(hw, ctx, target, order, kind)
+    i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
+    if tt[i, 0] != k0 or tt[i, 1] != k1:
+        return NO_ENTRY
+    data = np.int64(tt[i, 2])
+    result = (data >> 1) & 1
+    stored = (data >> 2) & 0x3FFF
+    if (result == 1 and stored <= rem) or (result == 0 and stored >= rem):
+        ctx[C_HITS] += 1
+        return (result << 16) | (data >> 16)
+    return NO_ENTRY
+
+
+@njit(cache=True, _nrt=False)
+def _store(tt, hw, ctx, target, order, kind, rem, result, move):
+    if ctx[C_ABORT]:
+        return
+    k0, k1 = _keys(hw, ctx, target, order, kind)
+    i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
+    tt[i, 0] = k0
+    tt[i, 1] = k1
+    tt[i, 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16))
+    ctx[C_STORES] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _play(s, hw, keys, ctx, pos, color, attacker):
+    """Play for the attacker or the defender under the model; count a node."""
+    if not push_move(s, hw, keys, pos, color, _free(ctx, attacker)):
+        return False
+    ctx[C_NODES] += 1
+    if ctx[C_NODES] > ctx[C_MAXNODES]:
+        ctx[C_ABORT] = 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _capture_point(s, hw, keys, ctx, target):
+    """Order 0: the target's last liberty if the attacker may take it there
+    and the capture stands, else PASS.  A capture stands unless it leaves
+    the capturing string in atari with the defender allowed to take it at
+    once (a snapback, or a ko the model lets the defender retake)."""
+    o = s[ORIGIN + target]
+    if s[NLIB + o] != 1:
+        return PASS
+    lib = s[LIBS + o * MAXLIBS]
+    if not push_move(s, hw, keys, lib, ctx[C_ATTACKER], _free(ctx, True)):
+        return PASS
+    x = s[ORIGIN + lib]
+    stands = s[NLIB + x] != 1 or not legal(
+        s, s[LIBS + x * MAXLIBS], 3 - ctx[C_ATTACKER], _free(ctx, False)
+    )
+    popgo(s, hw, keys)
+    return lib if stands else PASS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add(s, mv, ply, n, p, mark, g):
+    if s[COLOR + p] == EMPTY and mark[p] != g:
+        mark[p] = g
+        mv[ply, n] = p
+        return n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _line(pv, ply, move):
+    """pv[ply] = move, then the line one ply down."""
+    n = pv[ply + 1, 0]
+    pv[ply, 0] = n + 1
+    pv[ply, 1] = move
+    for k in range(n):
+        pv[ply, 2 + k] = pv[ply + 1, 1 + k]
+
+
+# ---------------------------------------------------------- candidates
+
+
+@njit(cache=True, _nrt=False)
+def _candidates(s, ctx, mv, mark, ply, target, order):
+    """The attacker's moves tried at ``order`` (a heuristic set: a smaller
+    one loses proofs, never makes a false one): the target's liberties; from
+    order 2 also the empty points within distance 2 of them, and the
+    liberties of attacker strings of at most two liberties next to the
+    target, with the captures of defender strings in atari next to those."""
+    w = s[H_W]
+    g = _new_gen(ctx, mark)
+    o = s[ORIGIN + target]
+    nl = s[NLIB + o]
+    n = 0
+    for k in range(nl):
+        n = _add(s, mv, ply, n, s[LIBS + o * MAXLIBS + k], mark, g)
+    if order < 2:
+        return n
+    for k in range(nl):
+        lib = s[LIBS + o * MAXLIBS + k]
+        for dr in range(-2, 3):
+            for dc in range(abs(dr) - 2, 3 - abs(dr)):
+                p = lib + dr * w + dc
+                if 0 < p < MAXPOS:
+                    n = _add(s, mv, ply, n, p, mark, g)
+    attacker = ctx[C_ATTACKER]
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == attacker and s[NLIB + s[ORIGIN + q]] <= 2:
+                n = _weak_string_moves(s, mv, mark, g, ply, n, s[ORIGIN + q])
+        p = s[NEXT + p]
+        if p == o:
+            break
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _weak_string_moves(s, mv, mark, g, ply, n, x):
+    """Liberties of the attacker string ``x`` and the last liberties of the
+    defender strings in atari next to it."""
+    w = s[H_W]
+    for k in range(s[NLIB + x]):
+        n = _add(s, mv, ply, n, s[LIBS + x * MAXLIBS + k], mark, g)
+    other = 3 - s[COLOR + x]
+    p = x
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] == 1:
+                n = _add(s, mv, ply, n, s[LIBS + s[ORIGIN + q] * MAXLIBS], mark, g)
+        p = s[NEXT + p]
+        if p == x:
+            break
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _order1_replies(s, ctx, mv, mark, ply, target):
+    """The defender's moves that can refute an order 1 threat (the target
+    has one liberty ``L``): ``L``; the last liberty of each attacker string
+    in atari next to the target; the empty points next to ``L`` and the
+    liberties of the attacker strings next to ``L``, and the rescues (last
+    liberties of attacker strings in atari next to them) of the other
+    defender strings the capture at ``L`` would take (these alone change
+    the string the capture makes and its liberties, so whether it stands).  Every other move
+    leaves the same capture on: see the module notes."""
+    w = s[H_W]
+    g = _new_gen(ctx, mark)
+    o = s[ORIGIN + target]
+    lib = s[LIBS + o * MAXLIBS]
+    n = _add(s, mv, ply, 0, lib, mark, g)
+    attacker = ctx[C_ATTACKER]
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == attacker and s[NLIB + s[ORIGIN + q]] == 1:
+                n = _add(s, mv, ply, n, s[LIBS + s[ORIGIN + q] * MAXLIBS], mark, g)
+        p = s[NEXT + p]
+        if p == o:
+            break
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        n = _add(s, mv, ply, n, q, mark, g)
+        if s[COLOR + q] == 3 - attacker and s[NLIB + s[ORIGIN + q]] == 1:
+            # another string the capture would take: moves that rescue it
+            n = _weak_string_moves(s, mv, mark, g, ply, n, s[ORIGIN + q])
+        elif s[COLOR + q] == attacker:
+            x = s[ORIGIN + q]
+            if s[NLIB + x] > MAXLIBS:
+                return _all_moves(s, mv, ply)
+            for k in range(s[NLIB + x]):
+                n = _add(s, mv, ply, n, s[LIBS + x * MAXLIBS + k], mark, g)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _all_moves(s, mv, ply):
+    """Every empty point (legality is checked when it is played)."""
+    w = s[H_W]
+    n = 0
+    for p in range(w + 1, MAXPOS - w):
+        if s[COLOR + p] == EMPTY:
+            mv[ply, n] = p
+            n += 1
+    return n
+
+
+# --------------------------------------------------------------- search
+
+
+@njit(cache=True, _nrt=False)
+def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
+    """One node, its result 1 (proven capture) or 0.  ``KIND_A``: the
+    attacker to move, a lambda-tree of order <= n.  ``KIND_D``: the defender
+    to move after an order n threat; every legal reply must leave an order
+    <= n win.  ``KIND_ROOT``: the defender to move at the root; every legal
+    move and the pass must leave a win of order <= n.  (One recursive
+    function: numba's cache does not take mutual recursion.)"""
+    ply = _ply(s, ctx)
+    t, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types to recurse
+    pv[ply, 0] = 0
+    if ctx[C_ABORT]:
+        return np.int64(0)
+    if kind == KIND_A:
+        first = _shortcut(s, hw, keys, ctx, pv, ply, target, n)
+        if first >= 0:
+            return first
+        if _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n - 1), ka) == 1:
+            return np.int64(1)
+        count = _candidates(s, ctx, mv, mark, ply, target, n)
+        lo = n
+    else:
+        if ply + 2 > ctx[C_CAP] and kind == KIND_D:
+            return np.int64(0)
+        count, lo = _replies(s, ctx, mv, mark, ply, target, n, kind)
+    rem = ctx[C_CAP] - ply
+    hit = _probe(tt, hw, ctx, target, n, kind, rem)
+    if hit != NO_ENTRY:
+        if kind == KIND_A and hit >> 16 == 1:
+            pv[ply, 0] = 1
+            pv[ply, 1] = hit & 0xFFFF
+        return np.int64(hit >> 16)
+    attacker = ctx[C_ATTACKER]
+    color = attacker if kind == KIND_A else 3 - attacker
+    for k in range(lo, n + 1):
+        left = 0
+        hardest = np.int64(-1)  # the line: the hardest move of the last pass
+        for i in range(count):
+            m = mv[ply, i]
+            if not _play(s, hw, keys, ctx, m, color, kind == KIND_A):
+                continue
+            before = ctx[C_NODES]
+            r = np.int64(0)
+            if kind != KIND_A:
+                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(k), ka)
+            elif s[COLOR + target] != EMPTY and _play(s, hw, keys, ctx, PASS, 3 - attacker, False):
+                # a threat: after a pass, an order n - 1 win (a ko capture that order
+                # 0 did not count is skipped)
+                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n - 1), ka)
+                popgo(s, hw, keys)
+                if r == 1:
+                    r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n), kd)
+            popgo(s, hw, keys)
+            if ctx[C_ABORT]:
+                return np.int64(0)
+            if kind == KIND_A:
+                if r == 1:
+                    _store(tt, hw, ctx, target, n, kind, rem, r, np.int64(m))
+                    _line(pv, ply, m)
+                    return r
+            elif r == 0 and k == n:  # a refutation
+                _store(tt, hw, ctx, target, n, kind, rem, r, np.int64(m))
+                return r
+            elif r == 0:
+                mv[ply, left] = m  # left <= i: the list is read ahead of the writes
+                left += 1
+            elif ctx[C_NODES] - before > hardest:
+                hardest = ctx[C_NODES] - before
+                _line(pv, ply, m)
+        count = left
+    result = np.int64(0 if kind == KIND_A else 1)
+    _store(tt, hw, ctx, target, n, kind, rem, result, np.int64(0))
+    return result
+
+
+@njit(cache=True, _nrt=False)
+def _shortcut(s, hw, keys, ctx, pv, ply, target, n):
+    """Attacker node: 1 when the capture is on now (order 0), 0 when no
+    order n tree can win (more than n + 1 liberties: each attacker move
+    takes one at most; or no room left), -1 to search."""
+    lib = _capture_point(s, hw, keys, ctx, target)
+    if lib != PASS and ply + 1 <= ctx[C_CAP]:
+        pv[ply, 0] = 1
+        pv[ply, 1] = lib
+        return np.int64(1)
+    if n == 0 or s[NLIB + s[ORIGIN + target]] > n + 1 or ply + 3 > ctx[C_CAP]:
+        return np.int64(0)
+    return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def _replies(s, ctx, mv, mark, ply, target, n, kind):
+    """Defender node: (count, lowest order) -- the moves into mv[ply] and
+    the order they are read at first.  After an order 1 threat the moves
+    that can refute it, read at order 1; otherwise every empty point (a
+    pass too at the root), read at orders lo..n in turn, each order keeping
+    only the moves the one below did not refute."""
+    if kind == KIND_D and n == 1 and s[NLIB + s[ORIGIN + target]] == 1:
+        return _order1_replies(s, ctx, mv, mark, ply, target), n
+    count = _all_moves(s, mv, ply)
+    if kind == KIND_D:
+        return count, n - 1
+    mv[ply, count] = PASS
+    return count + 1, 0
+
+
+# -------------------------------------------------------------- roots
+
+
+@njit(cache=True, _nrt=False)
+def _root(s, ctx, target, model, cap, max_nodes):
+    ctx[C_NODES] = 0
+    ctx[C_ABORT] = 0
+    ctx[C_MAXNODES] = max_nodes
+    ctx[C_MODEL] = model
+    ctx[C_ATTACKER] = 3 - s[COLOR + target]
+    ctx[C_ROOTSP] = s[H_STACKP]
+    ctx[C_CAP] = min(cap, MAX_CAP)
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def prove_win(s, hw, keys, ctx, tt, mv, pv, mark, target, model, order, cap, max_nodes):
+    """Attacker to move: 1 proven capture (move and line in pv[0]), 0 none
+    found, -1 node budget spent.  The position is left as it was."""
+    _root(s, ctx, target, model, cap, max_nodes)
+    r = _search(
+        s, hw, keys, ctx, tt, mv, pv, mark, np.int64(target), np.int64(order), np.int64(KIND_A)
+    )
+    return -1 if ctx[C_ABORT] else r
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def prove_lost(s, hw, keys, ctx, tt, mv, pv, mark, target, model, order, cap, max_nodes):
+    """Defender to move: 1 when every legal defender move, a pass included,
+    leaves a proven capture (the hardest reply's line in pv[0]), 0 when
+    some move is not refuted, -1 node budget spent."""
+    _root(s, ctx, target, model, cap, max_nodes)
+    r = _search(
+        s, hw, keys, ctx, tt, mv, pv, mark, np.int64(target), np.int64(order), np.int64(KIND_ROOT)
+    )
+    return -1 if ctx[C_ABORT] else r
+
+
+# ------------------------------------------------------------- Benson
+
+
+@njit(cache=True, _nrt=False)
+def _regions(s, color, sc):
+    """Flood-fill the regions (connected sets of points not of ``color``):
+    sc[0] region of each point (-1: none), sc[1] their points, sc[2] the
+    start of each region's points; return the count."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    reg, pts, start, stack = sc[0], sc[1], sc[2], sc[5]
+    reg[:MAXPOS] = -1
+    nreg = 0
+    npts = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if s[COLOR + p] == color or reg[p] >= 0:
+                continue
+            start[nreg] = npts
+            reg[p] = nreg
+            stack[0] = p
+            top = 1
+            while top > 0:
+                top -= 1
+                q = stack[top]
+                pts[npts] = q
+                npts += 1
+                for r in (q - 1, q + 1, q - w, q + w):
+                    c = s[COLOR + r]
+                    if (c == EMPTY or c == 3 - color) and reg[r] < 0:
+                        reg[r] = nreg
+                        stack[top] = r
+                        top += 1
+            nreg += 1
+    start[nreg] = npts
+    return nreg
+
+
+@njit(cache=True, _nrt=False)
+def _vital(s, sc, r, b):
+    """Is every empty point of region ``r`` a liberty of block ``b``?"""
+    w = s[H_W]
+    color = s[COLOR + b]
+    for k in range(sc[2][r], sc[2][r + 1]):
+        p = sc[1][k]
+        if s[COLOR + p] != EMPTY:
+            continue
+        ok = False
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[COLOR + q] == color and s[ORIGIN + q] == b:
+                ok = True
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _drop_blocks(s, ctx, mark, sc, color):
+    """Benson step 1: blocks with fewer than two healthy vital regions die."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    alive, healthy, reg = sc[3], sc[4], sc[0]
+    changed = False
+    for row in range(size):
+        for col in range(size):
+            b = (row + 1) * w + col + 1
+            if s[COLOR + b] != color or s[ORIGIN + b] != b or alive[b] == 0:
+                continue
+            g = _new_gen(ctx, mark)
+            vital = 0
+            p = b
+            while vital < 2:
+                for q in (p - 1, p + 1, p - w, p + w):
+                    r = reg[q]
+                    if r >= 0 and healthy[r] and mark[r] != g:
+                        mark[r] = g
+                        if _vital(s, sc, r, b):
+                            vital += 1
+                p = s[NEXT + p]
+                if p == b:
+                    break
+            if vital < 2:
+                alive[b] = 0
+                changed = True
+    return changed
+
+
+@njit(cache=True, _nrt=False)
+def _drop_regions(s, sc, nreg, color):
+    """Benson step 2: a region next to a dead block is not healthy."""
+    w = s[H_W]
+    alive, healthy = sc[3], sc[4]
+    changed = False
+    for r in range(nreg):
+        if not healthy[r]:
+            continue
+        for k in range(sc[2][r], sc[2][r + 1]):
+            p = sc[1][k]
+            for q in (p - 1, p + 1, p - w, p + w):
+                if s[COLOR + q] == color and alive[s[ORIGIN + q]] == 0:
+                    healthy[r] = 0
+        if not healthy[r]:
+            changed = True
+    return changed
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def pass_alive(s, ctx, mark, sc, target):
+    """Benson's unconditional life: True when the string at ``target`` can
+    never be captured, even if its owner always passes."""
+    color = s[COLOR + target]
+    nreg = _regions(s, color, sc)
+    sc[3][:MAXPOS] = 1
+    sc[4][:nreg] = 1
+    while True:
+        a = _drop_blocks(s, ctx, mark, sc, color)
+        b = _drop_regions(s, sc, nreg, color)
+        if not a and not b:
+            break
+    return sc[3][s[ORIGIN + target]] == 1
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def saving_move(s, hw, keys, ctx, mark, sc, target):
+    """A defender's move (simple ko rule) after which the target is pass
+    alive, or -1."""
+    color = s[COLOR + target]
+    w = s[H_W]
+    for p in range(w + 1, MAXPOS - w):
+        if s[COLOR + p] != EMPTY or not push_move(s, hw, keys, p, color, False):
+            continue
+        ok = pass_alive(s, ctx, mark, sc, target)
+        popgo(s, hw, keys)
+        if ok:
+            return p
+    return -1

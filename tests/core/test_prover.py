@@ -1,0 +1,240 @@
+"""The Prover's Python face (gogame.core.prover) on drawn shapes of every
+tactic: each asserts the proven code and checks the first move by proving
+again after it (the defender to move must then be proven lost), and that
+the position is unchanged after every call."""
+
+import pytest
+
+from gogame.core.position import Position
+from gogame.core.prover import Prover
+from tests.helpers.diagrams import position, swap_colors
+from tests.kernel.test_prover import Exhaustive
+
+LADDER = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . . X O . . . .
+. . . . . X . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+# the same with a white stone on each of the ladder's two paths
+BROKEN_LADDER = """
+. . . . . . . . .
+. . . . . . . O .
+. . . . . . . . .
+. . . . X . . . .
+. . . X O . . . .
+. . . . . X . . .
+. . . . . . . . .
+. . O . . . . . .
+. . . . . . . . .
+"""
+NET = """
+. O . . . .
+. . X X . .
+. O O O X X
+X O . . O .
+X . . . X .
+. . O . . .
+"""
+EYE_KILL = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+O O O O . . .
+X X X O . . .
+. . X O . . .
+. X X O . . .
+"""
+EDGE = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . X X . . .
+. X O O X . .
+. . . . . . .
+"""
+KO = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . X O . . .
+. X O . O . .
+. . X O . . .
+"""
+SEMEAI = """
+. . . . . . .
+. . . . . . .
+X X X X . . .
+O O O X . . .
+X X O X . . .
+. X O X . . .
+. X O . . . .
+"""
+SNAPBACK = """
+. X . . O
+. . X X X
+X O . X O
+O X O O .
+. X O . .
+"""
+
+
+def pt(pos, vertex):
+    return pos.pt(pos.pos(vertex))
+
+
+def prover(**kw):
+    kw.setdefault("max_nodes", 200_000)
+    return Prover(table_mb=2, **kw)
+
+
+def unchanged_after(pos, call):
+    before = (pos.stackp, pos.hash, pos.snapshot())
+    result = call()
+    assert (pos.stackp, pos.hash, pos.snapshot()) == before
+    return result
+
+
+def attack_checked(pos, vertex, code, moves=None, **kw):
+    """Prove the attack; check its code, its move, and that after the move
+    the defender to move is proven lost."""
+    p = prover(**kw)
+    result = unchanged_after(pos, lambda: p.attack(pos, vertex))
+    assert result.proven and result.code == code, result
+    if moves is not None:
+        assert result.move in moves, result
+    assert result.line and result.line[0] == result.move
+    if code == 1:
+        color = 3 - pos.color_at(vertex)
+        assert pos.trymove(result.move, color)
+        if pos.color_at(vertex):
+            again = unchanged_after(pos, lambda: prover(**kw).defend(pos, vertex))
+            assert again.proven and again.code == 0, again
+        else:  # captured at once: the capturing string is not in atari
+            assert pos.countlib(result.move) >= 2
+        pos.popgo()
+    return result
+
+
+def test_ladder_works():
+    pos = position(LADDER)
+    attack_checked(pos, "E5", 1, {pt(pos, "E4"), pt(pos, "F5")}, max_order=1)
+
+
+def test_ladder_swapped_colours():
+    pos = position(swap_colors(LADDER))
+    attack_checked(pos, "E5", 1, {pt(pos, "E4"), pt(pos, "F5")}, max_order=1)
+
+
+def test_ladder_breaker_stops_the_ladder():
+    pos = position(BROKEN_LADDER)
+    result = prover(max_order=1).attack(pos, "E5")
+    assert not result.proven
+
+
+def test_net_needs_order_two():
+    pos = position(NET)
+    assert not prover(max_order=1).attack(pos, "A2").proven
+    attack_checked(pos, "A2", 1, max_order=2)
+
+
+def test_eye_kill_with_a_throw_in():
+    pos = position(EYE_KILL)
+    attack_checked(pos, "A3", 1, max_order=2)
+
+
+def test_edge_capture():
+    pos = position(EDGE)
+    attack_checked(pos, "C2", 1, {pt(pos, "C1")})
+    result = prover().defend(pos, "C2")
+    assert result.proven and result.code == 0
+
+
+def test_capturing_race_of_two_strings():
+    pos = position(SEMEAI)
+    attack_checked(pos, "C4", 1, {pt(pos, "D1")})
+    result = prover().defend(pos, "C4")
+    assert result.proven and result.code == 0
+
+
+def test_ko_is_code_two():
+    """The capture at D2 is a ko: not a capture while the defender may
+    retake at once (model 0), a capture when neither side may (model 1)."""
+    pos = position(KO)
+    result = attack_checked(pos, "C2", 2, {pt(pos, "D2")})
+    assert result.line == [pt(pos, "D2")]
+
+
+def test_a_capture_into_a_snapback_does_not_count():
+    pos = position(SNAPBACK)
+    assert pos.countlib("A2") == 1
+    assert not prover(max_order=0).attack(pos, "A2").proven
+    ex = Exhaustive(pos, pt(pos, "A2"), 0)
+    assert ex._play("A1", True)
+    assert not ex.after_attack(pt(pos, "A1"), 1)  # white takes back at once
+    pos.popgo()
+
+
+def test_pass_alive_string_is_proven_safe():
+    pos = position("""
+. X . X .
+X X X X X
+. . . . .
+. . . . .
+. . . . .
+""")
+    result = unchanged_after(pos, lambda: prover().attack(pos, "B4"))
+    assert result.proven and result.code == 0
+    result = prover().defend(pos, "B4")
+    assert result.proven and result.code == 1 and result.move is None
+
+
+def test_defend_names_a_move_that_makes_the_string_pass_alive():
+    pos = position("""
+. . . . .
+X X X X X
+. . . . .
+. . . . .
+. . . . .
+""")
+    assert prover().attack(pos, "B4").code != 0
+    result = prover().defend(pos, "B4")
+    assert result.proven and result.code == 1 and result.move is not None
+    assert pos.trymove(result.move, "b")
+    assert prover().attack(pos, "B4").code == 0
+    pos.popgo()
+
+
+def test_budget_gives_unknown_and_counts_nodes():
+    pos = position(BROKEN_LADDER)
+    result = prover(max_order=2, max_nodes=1000).attack(pos, "E5")
+    assert result.status == "unknown" and result.code is None
+    assert 0 < result.nodes <= 1001 + 10
+
+
+def test_inside_trymoves_and_errors():
+    pos = position(LADDER)
+    assert pos.trymove("A1", "b") and pos.trymove("A2", "w")
+    result = unchanged_after(pos, lambda: prover(max_order=1).attack(pos, "E5"))
+    assert result.proven and result.code == 1
+    pos.popgo()
+    pos.popgo()
+    with pytest.raises(ValueError):
+        prover().attack(pos, "A1")
+    with pytest.raises(ValueError):
+        Prover(max_order=9)
+    with pytest.raises(ValueError):
+        prover().attack(pos, "E5", max_nodes=0)
+
+
+def test_table_size_follows_the_budget():
+    assert Prover(table_mb=1).table_entries * 24 <= 2**20
+    assert Prover(table_mb=8).table_entries * 24 > 2**22
+    assert Position(5).size == 5
