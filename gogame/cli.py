@@ -8,9 +8,12 @@ A reader that goes away (``gogame replay ... | head``) ends the command
 quietly with status 1, as Python's documentation advises.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from . import __version__
 from .core import options
@@ -150,7 +153,7 @@ def _cache_options(p):
     options.add_hash_bits(p)
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gogame", description="Go tactical reading engine (numba)."
     )
@@ -259,7 +262,7 @@ def _add_regress(sub):
     p.set_defaults(run=_regress)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status = args.run(args)

@@ -104,7 +104,7 @@ class Game:
         for each run of consecutive moves."""
         steps, pts, colors, numbers = [], [], [], []
 
-        def flush():
+        def flush() -> None:
             if pts:
                 steps.append(
                     (

@@ -22,6 +22,8 @@ empty cache); depths and limits carry over.  Not done: live gfx
 (``gogui-gfx:`` on stderr) during genmove.
 """
 
+from __future__ import annotations
+
 from ..core import options
 from ..core.coords import format_vertices
 from .protocol import GtpError
@@ -63,7 +65,7 @@ RESULT_COLORS = (
 class AnalyzeCommands:
     """Handlers; ``self`` is a ``gtp.GtpEngine``."""
 
-    def cmd_gogui_analyze_commands(self, args):
+    def cmd_gogui_analyze_commands(self, args: list[str]) -> str:
         names = set(self.commands)
         return "\n".join(
             line for line in ANALYZE_COMMANDS if line.split("/", 2)[2].split(" ")[0] in names
@@ -80,24 +82,24 @@ class AnalyzeCommands:
         v = format_gtp(move)
         return f"MARK {v}\nLABEL {v} {code}\nTEXT {what}: {code} {v} ({CODE_NAMES[code]})"
 
-    def cmd_gogame_gfx_attack(self, args):
+    def cmd_gogame_gfx_attack(self, args: list[str]) -> str:
         return self._gfx_result(
             "attack", *self.read_checked(self.session.attack, self.parse_stone(args))
         )
 
-    def cmd_gogame_gfx_defend(self, args):
+    def cmd_gogame_gfx_defend(self, args: list[str]) -> str:
         return self._gfx_result(
             "defend", *self.read_checked(self.session.find_defense, self.parse_stone(args))
         )
 
-    def cmd_gogame_gfx_ladder(self, args):
+    def cmd_gogame_gfx_ladder(self, args: list[str]) -> str:
         pt = self.parse_stone(args)
         libs = self.session.countlib(pt)
         if libs != 2:
             return f"TEXT ladder: the string has {libs} liberties, not 2"
         return self._gfx_result("ladder", *self.read_checked(self.session.ladder_attack, pt))
 
-    def cmd_gogame_gfx_capturable(self, args):
+    def cmd_gogame_gfx_capturable(self, args: list[str]) -> str:
         """Every string with few liberties that can be captured, coloured."""
         session = self.session
         reader = session.reader
@@ -135,7 +137,7 @@ class AnalyzeCommands:
         )
         return "\n".join(lines)
 
-    def cmd_gogame_gfx_liberties(self, args):
+    def cmd_gogame_gfx_liberties(self, args: list[str]) -> str:
         session = self.session
         pairs = []
         for stones in session.worm_stones():
@@ -143,7 +145,7 @@ class AnalyzeCommands:
             pairs.extend(f"{v} {libs}" for v in format_vertices(stones).split())
         return "LABEL " + " ".join(pairs) if pairs else "CLEAR"
 
-    def cmd_gogame_gfx_ownership(self, args):
+    def cmd_gogame_gfx_ownership(self, args: list[str]) -> str:
         from ..kernel.layout import BLACK, WHITE
 
         own = self.session.ownership()
@@ -175,7 +177,7 @@ class AnalyzeCommands:
             ("string", "resign_rate", _num(s.player.resign_rate)),
         ]
 
-    def cmd_gogame_param(self, args):
+    def cmd_gogame_param(self, args: list[str]) -> str:
         if not args:
             return "\n".join(f"[{t}] {k} {v}" for t, k, v in self._params())
         if len(args) != 2:

@@ -35,16 +35,20 @@ over, so no command pays for them.  Extensions:
 ``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
 """
 
+from __future__ import annotations
+
 import math
 import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import gtp as pygtp
 
 from .. import __version__
-from ..core.coords import format_vertices
+from ..core.coords import Point, format_vertices
 from .analyze import AnalyzeCommands
 from .play import PlayCommands
 from .protocol import (
@@ -59,6 +63,9 @@ from .protocol import (
     preprocess,
 )
 from .prove import ProveCommands
+
+if TYPE_CHECKING:
+    from ..play.session import Engine, Settings
 
 
 # ------------------------------------------------------------------ engine
@@ -79,7 +86,8 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self.disconnect = False
         self._session = session
         self._factory = factory or default_factory()
-        self._warm = None  # (thread, box) while a prewarm runs
+        self._warm = None  # (thread, box) until the session is handed over
+        self._warm_thread = None
         self._log = log
         self.commands = {}
         self.streaming = set()  # commands answered as a stream (lz-analyze)
@@ -94,36 +102,41 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self.known_commands = sorted(self.commands)
 
     # --------------------------------------------------------- session
-    def prewarm(self):
+    def prewarm(self) -> None:
         """Create the session on a background thread (loads numba and the
-        compiled kernels)."""
+        board kernel), hand it over, then load the reading and playout
+        kernels on the same thread: a command waits only for the kernels
+        it uses (with an empty cache: the board's compile, not all of it)."""
         if self._session is not None or self._warm is not None:
             return
-        box = {}
+        box = {"ready": threading.Event()}
 
-        def work():
+        def work() -> None:
             try:
-                session = self._factory()
+                box["session"] = self._factory()
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
-            _warm_kernels()  # before the first command, not during it
-            box["session"] = session
+            finally:
+                box["ready"].set()
+            _warm_kernels()
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm = (thread, box)
+        self._warm_thread = thread
         thread.start()
 
-    def finish_prewarm(self, timeout=None):
-        if self._warm is not None:
-            self._warm[0].join(timeout)
+    def finish_prewarm(self, timeout: float | None = None) -> None:
+        """Wait for the start-up thread (session and kernels) to end."""
+        if self._warm_thread is not None:
+            self._warm_thread.join(timeout)
 
     @property
-    def session(self):
+    def session(self) -> Engine:
         if self._session is None:
             if self._warm is not None:
-                thread, box = self._warm
-                thread.join()
+                _, box = self._warm
+                box["ready"].wait()
                 self._warm = None
                 if "error" in box:
                     self.log(
@@ -136,7 +149,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 self._session = self._factory()
         return self._session
 
-    def log(self, text):
+    def log(self, text: str) -> None:
         stream = self._log or sys.stderr
         try:
             stream.write(text if text.endswith("\n") else text + "\n")
@@ -145,7 +158,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             pass
 
     # -------------------------------------------------------- dispatch
-    def send(self, message):
+    def send(self, message: str) -> str:
         """One line in, the response out ('' for a blank or comment line)."""
         parsed = parse_command(preprocess(message))
         if parsed is None:
@@ -168,7 +181,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         written = []
         out = self.out
 
-        def emit(line):
+        def emit(line: str) -> None:
             line = clean(line).strip()
             if not line:
                 return
@@ -188,7 +201,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             self.log(f"gogame: {name} stopped: {response.strip()}")
         return ("" if out is not None else "".join(written)) + "\n"
 
-    def reject(self, message, reason):
+    def reject(self, message: str, reason: str) -> str:
         """Answer a line that cannot be run (e.g. too long) with its id."""
         parsed = parse_command(preprocess(message))
         if parsed is None:
@@ -229,7 +242,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             self.log("gogame: could not restore the position:\n" + traceback.format_exc())
 
     # ---------------------------------------------------- arguments
-    def parse_vertex(self, text, allow_pass=False, error="invalid coordinate"):
+    def parse_vertex(
+        self, text: str | None, allow_pass: bool = False, error: str = "invalid coordinate"
+    ) -> Point | None:
         from ..core import coords
 
         if text is None:
@@ -242,7 +257,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError(error)
         return pt
 
-    def parse_color(self, text, error="invalid color"):
+    def parse_color(self, text: str | None, error: str = "invalid color") -> int:
         from ..core.position import parse_color
 
         try:
@@ -250,7 +265,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         except ValueError:
             raise GtpError(error) from None
 
-    def parse_move(self, args, error="invalid color or coordinate", allow_pass=True):
+    def parse_move(
+        self, args: list[str], error: str = "invalid color or coordinate", allow_pass: bool = True
+    ) -> tuple[int, Point | None]:
         if len(args) < 2:
             raise GtpError(error)
         return (
@@ -258,34 +275,34 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             self.parse_vertex(args[1], allow_pass=allow_pass, error=error),
         )
 
-    def parse_stone(self, args, empty_error="vertex must not be empty"):
+    def parse_stone(self, args: list[str], empty_error: str = "vertex must not be empty") -> Point:
         pt = self.parse_vertex(args[0] if args else None)
         if self.session.color_at(pt) == 0:
             raise GtpError(empty_error)
         return pt
 
     # ------------------------------------------------- administrative
-    def cmd_protocol_version(self, args):
+    def cmd_protocol_version(self, args: list[str]) -> str:
         return "2"
 
-    def cmd_name(self, args):
+    def cmd_name(self, args: list[str]) -> str:
         return self._name
 
-    def cmd_version(self, args):
+    def cmd_version(self, args: list[str]) -> str:
         return self._version
 
-    def cmd_known_command(self, args):
+    def cmd_known_command(self, args: list[str]) -> str:
         return pygtp.gtp_boolean(bool(args) and args[0] in self.commands)
 
-    def cmd_list_commands(self, args):
+    def cmd_list_commands(self, args: list[str]) -> str:
         return pygtp.gtp_list(self.known_commands)
 
-    def cmd_quit(self, args):
+    def cmd_quit(self, args: list[str]) -> str:
         self.disconnect = True
         return ""
 
     # ----------------------------------------------------- board setup
-    def cmd_boardsize(self, args):
+    def cmd_boardsize(self, args: list[str]) -> str:
         if not args or not INT_RE.match(args[0]):
             raise GtpError("syntax error")
         try:
@@ -294,23 +311,23 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError("unacceptable size") from None
         return ""
 
-    def cmd_query_boardsize(self, args):
+    def cmd_query_boardsize(self, args: list[str]) -> str:
         return str(self.session.size)
 
-    def cmd_clear_board(self, args):
+    def cmd_clear_board(self, args: list[str]) -> str:
         self.session.clear_board()
         return ""
 
-    def cmd_komi(self, args):
+    def cmd_komi(self, args: list[str]) -> str:
         if not args or not FLOAT_RE.match(args[0]) or not math.isfinite(float(args[0])):
             raise GtpError("syntax error")
         self.session.komi = float(args[0])
         return ""
 
-    def cmd_get_komi(self, args):
+    def cmd_get_komi(self, args: list[str]) -> str:
         return f"{self.session.komi:4.1f}"
 
-    def cmd_play(self, args):
+    def cmd_play(self, args: list[str]) -> str:
         from ..core.position import IllegalMoveError
 
         color, pt = self.parse_move(args, error="syntax error")
@@ -320,7 +337,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError("illegal move") from None
         return ""
 
-    def cmd_undo(self, args):
+    def cmd_undo(self, args: list[str]) -> str:
         from ..core.position import CannotUndoError
 
         try:
@@ -329,7 +346,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError("cannot undo") from None
         return ""
 
-    def cmd_loadsgf(self, args):
+    def cmd_loadsgf(self, args: list[str]) -> str:
         from ..play.session import LoadError, color_word
 
         if not args:
@@ -353,23 +370,23 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError("cannot load file") from None
         return color_word(color)
 
-    def cmd_showboard(self, args):
+    def cmd_showboard(self, args: list[str]) -> str:
         return "\n" + self.session.showboard()
 
     # --------------------------------------------------- board queries
-    def cmd_color(self, args):
+    def cmd_color(self, args: list[str]) -> str:
         from ..play.session import color_word
 
         pt = self.parse_vertex(args[0] if args else None)
         return color_word(self.session.color_at(pt))
 
-    def cmd_countlib(self, args):
+    def cmd_countlib(self, args: list[str]) -> str:
         return str(self.session.countlib(self.parse_stone(args)))
 
-    def cmd_findlib(self, args):
+    def cmd_findlib(self, args: list[str]) -> str:
         return format_vertices(self.session.findlib(self.parse_stone(args)))
 
-    def cmd_worm_stones(self, args):
+    def cmd_worm_stones(self, args: list[str]) -> str:
         pt = color = None
         if args:
             try:
@@ -380,35 +397,35 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 raise GtpError("worm_stones called on an empty vertex")
         return "\n".join(format_vertices(w) for w in self.session.worm_stones(pt, color))
 
-    def cmd_is_legal(self, args):
+    def cmd_is_legal(self, args: list[str]) -> str:
         color, pt = self.parse_move(args)
         return "1" if self.session.is_legal(color, pt) else "0"
 
-    def cmd_all_legal(self, args):
+    def cmd_all_legal(self, args: list[str]) -> str:
         color = self.parse_color(args[0] if args else None)
         return format_vertices(self.session.all_legal(color))
 
     # ------------------------------------------------------ trymove
-    def cmd_trymove(self, args):
+    def cmd_trymove(self, args: list[str]) -> str:
         color, pt = self.parse_move(args)
         if not self.session.trymove(color, pt):
             raise GtpError("illegal move")
         return ""
 
-    def cmd_tryko(self, args):
+    def cmd_tryko(self, args: list[str]) -> str:
         color, pt = self.parse_move(args, allow_pass=False)
         if not self.session.tryko(color, pt):
             raise GtpError("illegal move")
         return ""
 
-    def cmd_popgo(self, args):
+    def cmd_popgo(self, args: list[str]) -> str:
         if self.session.position.stackp == 0:
             raise GtpError("Stack empty.")
         self.session.popgo()
         return ""
 
     # ------------------------------------------------------ reading
-    def read_checked(self, method, *args):
+    def read_checked(self, method: Callable[..., Any], *args: Any) -> Any:
         """Call a reading method and check that it left the position as it was."""
         position = self.session.position
         before = (position.stackp, position.hash)
@@ -422,13 +439,13 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError(f"internal error: {method.__name__} changed the position")
         return answer
 
-    def cmd_attack(self, args):
+    def cmd_attack(self, args: list[str]) -> str:
         return _result(*self.read_checked(self.session.attack, self.parse_stone(args)))
 
-    def cmd_defend(self, args):
+    def cmd_defend(self, args: list[str]) -> str:
         return _result(*self.read_checked(self.session.find_defense, self.parse_stone(args)))
 
-    def cmd_ladder_attack(self, args):
+    def cmd_ladder_attack(self, args: list[str]) -> str:
         pt = self.parse_stone(args)
         if self.session.countlib(pt) != 2:
             raise GtpError("string must have exactly 2 liberties")
@@ -443,50 +460,50 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             raise GtpError("string vertex must not be empty")
         return move, pt
 
-    def cmd_does_attack(self, args):
+    def cmd_does_attack(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
         return str(int(self.read_checked(self.session.does_attack, pt, move)))
 
-    def cmd_does_defend(self, args):
+    def cmd_does_defend(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
         return str(int(self.read_checked(self.session.does_defend, pt, move)))
 
-    def cmd_increase_depths(self, args):
+    def cmd_increase_depths(self, args: list[str]) -> str:
         self.session.increase_depths()
         return ""
 
-    def cmd_decrease_depths(self, args):
+    def cmd_decrease_depths(self, args: list[str]) -> str:
         self.session.decrease_depths()
         return ""
 
-    def cmd_reset_reading_node_counter(self, args):
+    def cmd_reset_reading_node_counter(self, args: list[str]) -> str:
         self.session.reader.nodes = 0
         return ""
 
-    def cmd_get_reading_node_counter(self, args):
+    def cmd_get_reading_node_counter(self, args: list[str]) -> str:
         return str(int(self.session.reader.nodes))
 
-    def cmd_reset_trymove_counter(self, args):
+    def cmd_reset_trymove_counter(self, args: list[str]) -> str:
         self.session.reader.trymoves = 0
         return ""
 
-    def cmd_get_trymove_counter(self, args):
+    def cmd_get_trymove_counter(self, args: list[str]) -> str:
         return str(int(self.session.reader.trymoves))
 
-    def cmd_cputime(self, args):
+    def cmd_cputime(self, args: list[str]) -> str:
         return f"{time.process_time():.3f}"
 
-    def cmd_cache_stats(self, args):
+    def cmd_cache_stats(self, args: list[str]) -> str:
         """The reading cache: scheme, budget, capacity, use and counters, one per line."""
         stats = self.session.reader.cache_stats()
         return "\n".join(f"{key} {value}" for key, value in stats.items())
 
-    def cmd_clear_cache(self, args):
+    def cmd_clear_cache(self, args: list[str]) -> str:
         self.session.reader.cache.clear()
         return ""
 
     # --------------------------------------------------- extensions
-    def cmd_gogame_thread_stats(self, args):
+    def cmd_gogame_thread_stats(self, args: list[str]) -> str:
         """Per reading thread, one line: ``thread N`` then its counters
         (nodes, deferred, marks, researches, reprobe_cuts, stopped, hits)."""
         stats = self.session.reader.thread_stats()
@@ -495,10 +512,10 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             for t, st in enumerate(stats)
         )
 
-    def cmd_gogame_hash(self, args):
+    def cmd_gogame_hash(self, args: list[str]) -> str:
         return " ".join(f"{w:016x}" for w in self.session.hash)
 
-    def cmd_gogame_check_hashing(self, args):
+    def cmd_gogame_check_hashing(self, args: list[str]) -> str:
         if not args:
             return "on" if self.session.check_hashing else "off"
         word = args[0].lower()
@@ -525,10 +542,10 @@ def _detail(e):
 
 
 def _warm_kernels():
-    """Load (or compile) the reading and playout kernels.  Done on the
-    prewarm thread before the session is handed over: loading them during a
-    command would slow that command, and a load on another thread would
-    hold the interpreter lock while the first commands run."""
+    """Load (or compile) the reading, then the playout kernels, on the
+    start-up thread after the session was handed over.  A command that
+    needs one of them meanwhile waits for numba's compiler lock, so for no
+    longer than it would have; commands that need neither run beside it."""
     try:
         from ..play.player import warm_up
 
@@ -537,10 +554,10 @@ def _warm_kernels():
         traceback.print_exc()
 
 
-def default_factory(settings=None, **kw):
+def default_factory(settings: Settings | None = None, **kw: Any) -> Callable[[], Engine]:
     """A function that makes a fresh session (imports the numba kernel)."""
 
-    def make():
+    def make() -> Engine:
         from ..play.session import Engine, Settings
 
         return Engine(settings=settings or Settings(**kw))

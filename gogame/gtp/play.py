@@ -18,11 +18,18 @@ blank line once input arrives (or, with no input thread, after a short
 fixed time).
 """
 
+from __future__ import annotations
+
 import math
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..core.coords import format_vertices
 from .protocol import GtpError
+
+if TYPE_CHECKING:
+    from ..play.player import SearchResult
 
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)\Z")
 _UINT = re.compile(r"[0-9]+\Z")
@@ -84,17 +91,17 @@ class PlayCommands:
             f"{res.seconds:.2f} s, win rate {res.winrate:.3f}"
         )
 
-    def cmd_genmove(self, args):
+    def cmd_genmove(self, args: list[str]) -> str:
         return self._genmove(args)
 
-    def cmd_reg_genmove(self, args):
+    def cmd_reg_genmove(self, args: list[str]) -> str:
         return self._genmove(args, commit=False)
 
-    def cmd_kgs_genmove_cleanup(self, args):
+    def cmd_kgs_genmove_cleanup(self, args: list[str]) -> str:
         return self._genmove(args, cleanup=True)
 
     # ------------------------------------------------------------ moves
-    def cmd_gg_undo(self, args):
+    def cmd_gg_undo(self, args: list[str]) -> str:
         from ..core.position import CannotUndoError
 
         if len(args) > 1:
@@ -106,7 +113,7 @@ class PlayCommands:
             raise GtpError("cannot undo") from None
         return ""
 
-    def cmd_gogui_play_sequence(self, args):
+    def cmd_gogui_play_sequence(self, args: list[str]) -> str:
         from ..core.position import IllegalMoveError
 
         if not args or len(args) % 2:
@@ -120,7 +127,7 @@ class PlayCommands:
             raise GtpError("illegal move") from None
         return ""
 
-    def cmd_gogui_interrupt(self, args):
+    def cmd_gogui_interrupt(self, args: list[str]) -> str:
         return ""
 
     # ----------------------------------------------------------- handicap
@@ -136,13 +143,13 @@ class PlayCommands:
             raise GtpError(str(e)) from None
         return format_vertices(sort_points(pts))
 
-    def cmd_fixed_handicap(self, args):
+    def cmd_fixed_handicap(self, args: list[str]) -> str:
         return self._handicap(self.session.fixed_handicap, args)
 
-    def cmd_place_free_handicap(self, args):
+    def cmd_place_free_handicap(self, args: list[str]) -> str:
         return self._handicap(self.session.place_free_handicap, args)
 
-    def cmd_set_free_handicap(self, args):
+    def cmd_set_free_handicap(self, args: list[str]) -> str:
         pts = []
         for text in args:
             try:
@@ -156,7 +163,7 @@ class PlayCommands:
         return ""
 
     # --------------------------------------------------------------- time
-    def cmd_time_settings(self, args):
+    def cmd_time_settings(self, args: list[str]) -> str:
         if len(args) != 3:
             raise GtpError("syntax error")
         main, byo = _seconds(args[0]), _seconds(args[1])
@@ -164,14 +171,14 @@ class PlayCommands:
         self.session.clock.set_canadian(main, byo, stones)
         return ""
 
-    def cmd_time_left(self, args):
+    def cmd_time_left(self, args: list[str]) -> str:
         if len(args) != 3:
             raise GtpError("syntax error")
         color = self.parse_color(args[0], error="syntax error")
         self.session.clock.time_left(color, _seconds(args[1]), _count(args[2]))
         return ""
 
-    def cmd_kgs_time_settings(self, args):
+    def cmd_kgs_time_settings(self, args: list[str]) -> str:
         clock = self.session.clock
         kind = args[0].lower() if args else ""
         need = {"none": 0, "absolute": 1, "canadian": 3, "byoyomi": 3}
@@ -191,12 +198,12 @@ class PlayCommands:
         return ""
 
     # ------------------------------------------------------------ scoring
-    def cmd_final_score(self, args):
+    def cmd_final_score(self, args: list[str]) -> str:
         if self.session.position.stackp:
             raise GtpError("cannot score")
         return self.session.final_score()
 
-    def cmd_final_status_list(self, args):
+    def cmd_final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
             raise GtpError("syntax error")
         if self.session.position.stackp:
@@ -205,7 +212,7 @@ class PlayCommands:
         return "\n".join(format_vertices(s) for s in strings)
 
     # ---------------------------------------------------------------- sgf
-    def cmd_printsgf(self, args):
+    def cmd_printsgf(self, args: list[str]) -> str:
         if len(args) > 1:
             raise GtpError("syntax error")
         if not args:
@@ -218,7 +225,7 @@ class PlayCommands:
         return ""
 
     # ------------------------------------------------------------ analysis
-    def stream_lz_analyze(self, args, emit):
+    def stream_lz_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
         """lz-analyze [color] [interval] [minmoves N]: ``emit`` each info line."""
         color, interval = _analyze_args(self, args)
         session = self.session
@@ -228,7 +235,7 @@ class PlayCommands:
         seconds = 1e9 if self.input is not None else ANALYZE_WITHOUT_INPUT
         player = session.player
 
-        def show(result):
+        def show(result: SearchResult) -> None:
             line = info_line(result)
             if line:
                 emit(line)
@@ -246,6 +253,7 @@ class PlayCommands:
             decide=False,
         )
         show(res)
+        return ""
 
 
 def _analyze_args(engine, args):
@@ -268,7 +276,7 @@ def _analyze_args(engine, args):
     return color, max(0.05, interval)
 
 
-def info_line(result, most=10):
+def info_line(result: SearchResult, most: int = 10) -> str:
     """Leela Zero's analysis line: every candidate on one line, win rates
     as integers 0..10000 for the colour to move."""
     from ..core.coords import format_gtp

@@ -11,9 +11,12 @@ and the stdin reader.  It knows nothing of the engine: no Go, no numba.
   for input, then on a thread of its own (GoGui's ``# interrupt``).
 """
 
+from __future__ import annotations
+
 import queue
 import re
 import threading
+from typing import IO
 
 MAX_LINE = 1 << 20  # longer lines are answered "line too long"
 CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # keeps HT (09) and LF (0a)
@@ -27,7 +30,7 @@ class GtpError(Exception):
     """A command failure: the message is the text after ``?``."""
 
 
-def preprocess(line):
+def preprocess(line: str) -> str:
     """GTP v2 §3.1 on one line: drop control characters except HT and LF
     (CR too), cut at ``#``, HT -> space.  The result may be blank."""
     line = CONTROL_RE.sub("", line)
@@ -35,7 +38,7 @@ def preprocess(line):
     return line.replace("\t", " ").replace("\n", " ")
 
 
-def parse_command(line):
+def parse_command(line: str) -> tuple[int | str | None, str | None, list[str]] | None:
     """A preprocessed line -> (id or None, name or None, [args]);
     None for a blank line, which gets no response."""
     tokens = [t for t in line.split(" ") if t]  # only spaces separate (HT became one)
@@ -56,7 +59,7 @@ def _id_value(digits):
     return int(digits) if len(digits) <= 4000 else digits
 
 
-def format_response(ok, cmd_id, text=""):
+def format_response(ok: bool, cmd_id: int | str | None, text: object = "") -> str:
     """``=id text`` / ``?id text`` plus the blank line; never an empty line
     inside (a multi-line text keeps its first line, even an empty one, as
     GNU Go's ``showboard`` does)."""
@@ -70,7 +73,7 @@ def format_response(ok, cmd_id, text=""):
     return f"{head} {body}\n\n"
 
 
-def read_line(stream, limit=MAX_LINE):
+def read_line(stream: IO[bytes], limit: int = MAX_LINE) -> tuple[bytes | None, bool]:
     """-> (bytes, too_long) or (None, False) at end of input.  A line over
     ``limit`` bytes is cut there and the rest of it is read and dropped."""
     line = stream.readline(limit + 1)
@@ -134,13 +137,13 @@ class InputReader:
                     self._pending += 1
             self.lines.put(item)
 
-    def watch(self):
+    def watch(self) -> None:
         """Read on a thread from now on."""
         if self.thread is None:
             self.thread = threading.Thread(target=self._read, name="gogame-stdin", daemon=True)
             self.thread.start()
 
-    def get(self):
+    def get(self) -> tuple[str, bool, bool] | None:
         if self.thread is None:
             return self._next()
         item = self.lines.get()
@@ -149,15 +152,15 @@ class InputReader:
                 self._pending -= 1
         return item
 
-    def waiting(self):
+    def waiting(self) -> bool:
         self.watch()
         return self._pending > 0
 
-    def interrupted(self):
+    def interrupted(self) -> bool:
         self.watch()
         return self.interrupt.is_set()
 
 
-def clean(text):
+def clean(text: str) -> str:
     """Text made safe inside a response: HT -> space, control characters dropped."""
     return CONTROL_RE.sub("", text.replace("\t", " "))

@@ -14,8 +14,15 @@ is made on first use and kept; a new board size keeps it too (its entries
 are keyed by position).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ..core.coords import format_gtp
 from .protocol import INT_RE, GtpError
+
+if TYPE_CHECKING:
+    from ..core.prover import Prover
 
 PROVE_TABLE_MB = 16
 PROVE_NODES = 500_000
@@ -29,7 +36,7 @@ class ProveCommands:
     _prover = None
 
     @property
-    def prover(self):
+    def prover(self) -> Prover:
         if self._prover is None:
             from ..core.prover import Prover
 
@@ -52,7 +59,7 @@ class ProveCommands:
         method = prover.attack if which == "attack" else prover.defend
         return self.read_checked(method, self.session.position, pt, nodes)
 
-    def cmd_gogame_prove(self, args):
+    def cmd_gogame_prove(self, args: list[str]) -> str:
         result = self._prove(args[0] if args else None, args)
         self.log(
             f"gogame: prove {' '.join(args)}: {result.status} in {result.nodes} nodes, "
@@ -77,10 +84,10 @@ class ProveCommands:
         lines.append(f"TEXT prove {which}: {text}, {result.nodes} nodes")
         return "\n".join(lines)
 
-    def cmd_gogame_gfx_prove_attack(self, args):
+    def cmd_gogame_gfx_prove_attack(self, args: list[str]) -> str:
         return self._gfx_prove("attack", args)
 
-    def cmd_gogame_gfx_prove_defend(self, args):
+    def cmd_gogame_gfx_prove_defend(self, args: list[str]) -> str:
         return self._gfx_prove("defend", args)
 
 

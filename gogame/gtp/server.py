@@ -8,17 +8,26 @@ of input.  A client that goes away silences stdout; the process ends at
 once after ``quit`` (``_exit_now``).
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 import traceback
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING
 
 from ..core import options
 from .engine import GtpEngine, default_factory
 from .protocol import InputReader, format_response
 
+if TYPE_CHECKING:
+    from ..play.session import Engine
 
-def serve(engine, stdin=None, stdout=None):
+
+def serve(
+    engine: GtpEngine, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None
+) -> int:
     """Answer GTP commands from ``stdin`` (bytes) until ``quit`` or end of
     input.  stdin is read by an ``InputReader`` (on its own thread once a
     search polls for input); responses are answered in order and flushed
@@ -27,7 +36,7 @@ def serve(engine, stdin=None, stdout=None):
     stdout = stdout or sys.stdout.buffer
     gone = []
 
-    def write(text):
+    def write(text: str) -> None:
         if gone:
             return
         try:
@@ -83,7 +92,7 @@ def _silence_stdout():
 
 
 # --------------------------------------------------------- command line
-def add_arguments(parser):
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``gogame gtp`` (``--threads``: reading threads, ABDADA)."""
     parser.add_argument(
         "--cache-mb",
@@ -132,7 +141,9 @@ def add_arguments(parser):
     return parser
 
 
-def run(args, stdin=None, stdout=None):
+def run(
+    args: argparse.Namespace, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None
+) -> int:
     """Run the GTP loop with parsed ``gogame gtp`` options; exit status 0."""
     make = default_factory(
         check_hashing=args.check_hashing,
@@ -143,7 +154,7 @@ def run(args, stdin=None, stdout=None):
         threads=args.threads,
     )
 
-    def factory():
+    def factory() -> Engine:
         session = make()
         session.autosave = getattr(args, "sgf_autosave", None)
         seconds = getattr(args, "move_seconds", None)
@@ -174,7 +185,7 @@ def _exit_now(status):
     os._exit(status)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """``python -m gogame.gtp.server [options]``: the GTP loop on stdin/stdout."""
     parser = add_arguments(
         argparse.ArgumentParser(prog="gogame gtp", description="GTP engine on stdin/stdout")

@@ -53,6 +53,14 @@ from .zobrist import KO_KEY, compute_hash
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
 
+# Signatures for the functions other kernels call with int32 and int64
+# arguments and with constants: one compiled version each instead of up to
+# five (numba compiles a callee for each distinct set of argument types, and
+# a constant is a type of its own).  numba casts the callers' integers; these
+# functions compile when the module is imported.  Measured in docs/startup.md.
+_S, _HW, _K = "int32[::1]", "uint64[::1]", "uint64[:, :, ::1]"
+SIG_MOVE = f"({_S}, {_HW}, {_K}, int64, int64)"
+
 
 # ---------------------------------------------------------------- low level
 # the most journaled writes one move can make: per captured stone its colour
@@ -118,7 +126,7 @@ def clear(s, hw, size):
 # ------------------------------------------------------- liberty bookkeeping
 
 
-@njit(cache=True, _nrt=False)
+@njit("(int32[::1], int64)", cache=True, _nrt=False)
 def _relist_liberties(s, o):
     """Recompute the liberty count and list of string ``o`` by a scan."""
     w = s[H_W]
@@ -140,7 +148,7 @@ def _relist_liberties(s, o):
         _set(s, NLIB + o, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit("(int32[::1], int64, int64, int64, int64, int64)", cache=True, _nrt=False)
 def _merge_liberties(s, pos, a, b, c, d):
     """Liberties of the string just formed by the stone at ``pos`` and the
     strings ``a``..``d`` (their origins before joining; PASS for none), all
@@ -184,7 +192,7 @@ def _merge_liberties(s, pos, a, b, c, d):
         _set(s, NLIB + o, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit("(int32[::1], int64, int64)", cache=True, _nrt=False)
 def _remove_liberty(s, o, lib):
     """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
     n = s[NLIB + o]
@@ -273,7 +281,7 @@ def is_legal(s, pos, color):
     return legal(s, pos, color, False)
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit("(int32[::1], int64, int64, boolean)", cache=True, _nrt=False, nogil=True)
 def legal(s, pos, color, ignore_ko):
     """``is_legal``; with ``ignore_ko`` a ko retake counts as legal (tryko)."""
     if pos == PASS:
@@ -299,7 +307,7 @@ def legal(s, pos, color, ignore_ko):
     return liberty or captures
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_MOVE, cache=True, _nrt=False)
 def _do_move(s, hw, keys, pos, color):
     """Play a legal move (or PASS); journaled; updates both hash words."""
     ko = s[H_KO]
@@ -368,7 +376,7 @@ def _do_move(s, hw, keys, pos, color):
         _xor_key(hw, keys, KO_KEY, last_captured)
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_MOVE, cache=True, _nrt=False)
 def _check(s, hw, keys, pos, where):
     """check_hashing: compare the words with a recomputation; flag the first."""
     h0, h1 = compute_hash(s, keys)
@@ -377,19 +385,7 @@ def _check(s, hw, keys, pos, where):
         s[H_HASHWHERE] = where
 
 
-@njit(cache=True, _nrt=False, nogil=True)
-def trymove(s, hw, keys, pos, color):
-    """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
-    return push_move(s, hw, keys, pos, color, False)
-
-
-@njit(cache=True, _nrt=False, nogil=True)
-def tryko(s, hw, keys, pos, color):
-    """``trymove`` that may retake a ko, as if a ko threat had been answered."""
-    return push_move(s, hw, keys, pos, color, True)
-
-
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(f"({_S}, {_HW}, {_K}, int64, int64, boolean)", cache=True, _nrt=False, nogil=True)
 def push_move(s, hw, keys, pos, color, ignore_ko):
     """trymove / tryko: one ply deeper on the change stack, or False."""
     if not legal(s, pos, color, ignore_ko):
@@ -407,6 +403,18 @@ def push_move(s, hw, keys, pos, color, ignore_ko):
     if s[H_CHECK]:
         _check(s, hw, keys, pos, 1)
     return True
+
+
+@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
+def trymove(s, hw, keys, pos, color):
+    """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
+    return push_move(s, hw, keys, pos, color, False)
+
+
+@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
+def tryko(s, hw, keys, pos, color):
+    """``trymove`` that may retake a ko, as if a ko threat had been answered."""
+    return push_move(s, hw, keys, pos, color, True)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -429,7 +437,7 @@ def popgo(s, hw, keys):
     return True
 
 
-@njit(cache=True, _nrt=False, nogil=True)
+@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
 def play(s, hw, keys, pos, color):
     """A real move at depth 0: trymove, then commit (drop the journal)."""
     if s[H_STACKP] != 0:
@@ -565,7 +573,7 @@ def findlib(s, pos, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit("(int32[::1], int64, int64, int32[::1])", cache=True, _nrt=False)
 def neighbour_strings(s, o, color, out):
     """Origins of the ``color`` strings adjacent to string ``o``, in the order
     first met walking its stones, into ``out`` (as many as fit); return the
@@ -588,7 +596,7 @@ def neighbour_strings(s, o, color, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit("(int32[::1], int64, int64, int64)", cache=True, _nrt=False)
 def libs_after(s, pos, color, limit):
     """Liberties the string through ``pos`` would have if ``color`` played the
     empty point ``pos`` (an accurate count, without playing it), capped at

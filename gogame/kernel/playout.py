@@ -369,8 +369,11 @@ def area_score(s, owner):
 
 @njit(cache=True)
 def _load(root, root_hw, ws, whw):
-    """Copy the root's header and board into the work arrays (depth 0)."""
-    ws[:STACK] = root[:STACK]
+    """Copy the root's header and board into the work arrays (depth 0).  A
+    loop, not a slice assignment: that one compiles numba's shape-error
+    message code (2.3 s of the first compile)."""
+    for i in range(STACK):
+        ws[i] = root[i]
     ws[H_STACKP] = 0
     ws[H_SP] = 0
     ws[H_CHECK] = 0

@@ -450,17 +450,18 @@ def guard(
 
 
 def warm_up() -> None:
-    """Load the compiled playout, search and reading kernels (compile them
-    the first time) with a tiny search and the reading questions (attack,
-    does_attack) on a 9x9 board of their own."""
+    """Load the compiled reading, then the playout and search kernels
+    (compile them the first time): the reading questions (attack,
+    does_attack) and a tiny search on a 9x9 board of their own.  Reading
+    first: a GUI asks a reading question sooner than it asks for a move."""
     from ..core.position import Position
     from ..core.reader import Reader
     from ..core.reading_cache import ReadingCache
 
     position = Position(9)
-    player = Player(capacity=2000)
-    player.search(position, 1, 7.0, seconds=0.0, max_playouts=1)
     position.play("E5", "b")
     reader = Reader(cache=ReadingCache(0))
     reader.attack(position, (4, 4))
     reader.does_attack(position, (4, 4), (4, 5))
+    position.undo()
+    Player(capacity=2000).search(position, 1, 7.0, seconds=0.0, max_playouts=1)

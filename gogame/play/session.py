@@ -32,10 +32,15 @@ the loader ``gogame replay`` uses too), which follows GNU Go 3.8's
 for the komi (kept when the file has none); see its docstring.
 """
 
+from __future__ import annotations
+
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..core import coords
+from ..core.coords import Point
 from ..core.position import (
     CannotUndoError,
     HashMismatchError,
@@ -46,6 +51,14 @@ from ..core.position import (
 from ..core.sgfio import SgfError, apply_game, load_game
 from ..kernel.layout import BLACK, EMPTY, WHITE
 from .clock import Clock
+
+if TYPE_CHECKING:
+    import os
+
+    from ..core.position import Color, Vertex
+    from ..core.reader import Answer, Reader
+    from .player import Decision, Player
+    from .scoring import Ownership
 
 __all__ = [
     "Engine",
@@ -66,11 +79,11 @@ __all__ = [
 COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
 
 
-def other(color):
+def other(color: int) -> int:
     return WHITE if color == BLACK else BLACK
 
 
-def color_word(color):
+def color_word(color: int) -> str:
     """BLACK -> 'black', as GNU Go prints a colour (``%C``)."""
     return COLOR_WORDS[color]
 
@@ -120,16 +133,16 @@ class Engine:
         return Position(size, check_hashing=self.settings.check_hashing)
 
     @property
-    def check_hashing(self):
+    def check_hashing(self) -> bool:
         return self.settings.check_hashing
 
     @check_hashing.setter
-    def check_hashing(self, on):
+    def check_hashing(self, on: bool) -> None:
         self.settings.check_hashing = bool(on)
         self.position.check_hashing = bool(on)
 
     @property
-    def reader(self):
+    def reader(self) -> Reader:
         """The ``Reader`` (created on first use, so that start-up stays light)."""
         if self._reader is None:
             from ..core.reader import Reader
@@ -145,21 +158,21 @@ class Engine:
             self._reader = Reader(level=s.level, cache=cache, threads=s.threads)
         return self._reader
 
-    def new_reader(self):
+    def new_reader(self) -> Reader:
         """Drop the reader (and its cache) and make one from the settings."""
         self._reader = None
         return self.reader
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self.position.size
 
     @property
-    def hash(self):
+    def hash(self) -> tuple[int, int]:
         return self.position.hash
 
     # -------------------------------------------------------------- board
-    def boardsize(self, n):
+    def boardsize(self, n: int) -> None:
         """A new empty board of ``n`` x ``n``; ValueError outside 2..25."""
         if isinstance(n, bool) or not isinstance(n, int):
             raise ValueError("unacceptable size")
@@ -170,7 +183,7 @@ class Engine:
         self.position = self._new_position(n)
         self._new_game()
 
-    def clear_board(self):
+    def clear_board(self) -> None:
         self.position = self._new_position(self.size)
         self._new_game()
 
@@ -179,20 +192,20 @@ class Engine:
         self.handicap = 0
         self.changed()
 
-    def changed(self):
+    def changed(self) -> None:
         """The game changed: forget the result, rewrite the autosave file."""
         self.result = None
         self.save()
 
-    def save(self):
+    def save(self) -> None:
         if self.autosave:
             self.printsgf(self.autosave)
 
-    def clear(self):
+    def clear(self) -> None:
         """pygtp's game-object protocol (``gtp.Engine`` calls it)."""
         self.clear_board()
 
-    def play(self, color, pt):
+    def play(self, color: Color, pt: Vertex) -> None:
         """A real move; IllegalMoveError (nothing changed) if not legal."""
         color = parse_color(color)
         pos = self.position
@@ -208,7 +221,7 @@ class Engine:
         self.to_move = other(color)
         self.changed()
 
-    def play_sequence(self, moves):
+    def play_sequence(self, moves: Iterable[tuple[Color, Vertex]]) -> None:
         """Play (color, pt) pairs, all or nothing: IllegalMoveError (with
         ``.index``) and the moves of the batch taken back."""
         played = 0
@@ -222,7 +235,7 @@ class Engine:
                 self.undo_many(played)
             raise
 
-    def undoable(self):
+    def undoable(self) -> int:
         """How many real moves ``undo`` can take back (not setup stones)."""
         n = 0
         for event in reversed(self.position.history):
@@ -232,14 +245,14 @@ class Engine:
                 break
         return n
 
-    def undo_many(self, n):
+    def undo_many(self, n: int) -> None:
         """Take back ``n`` moves, all or nothing (CannotUndoError)."""
         if n < 0 or n > self.undoable() or self.position.stackp:
             raise CannotUndoError("cannot undo")
         for _ in range(n):
             self.undo()
 
-    def undo(self):
+    def undo(self) -> None:
         """Take back the last real move; CannotUndoError if there is none."""
         pos = self.position
         moves = pos.moves()
@@ -252,7 +265,7 @@ class Engine:
         self.to_move = moves[-1][1]
         self.changed()
 
-    def last_move(self):
+    def last_move(self) -> tuple[Point | None, int] | None:
         """(pt or None, color) of the last real move, or None."""
         moves = self.position.moves()
         if not moves:
@@ -261,10 +274,10 @@ class Engine:
         return self.position.pt(pos), color
 
     # ----------------------------------------------------------- handicap
-    def board_empty(self):
+    def board_empty(self) -> bool:
         return not self.position.stones() and not self.position.moves()
 
-    def set_free_handicap(self, points):
+    def set_free_handicap(self, points: Iterable[Point]) -> list[Point]:
         """Black stones on ``points`` of an empty board; white to move.
         ValueError('board not empty' / 'bad vertex list')."""
         if not self.board_empty():
@@ -283,14 +296,14 @@ class Engine:
         self.changed()
         return pts
 
-    def fixed_handicap(self, n):
+    def fixed_handicap(self, n: int) -> list[Point]:
         """GTP's fixed placement (ValueError 'invalid number of stones')."""
         pts = fixed_handicap_points(self.size, n)
         if not self.board_empty():
             raise ValueError("board not empty")
         return self.set_free_handicap(pts)
 
-    def place_free_handicap(self, n):
+    def place_free_handicap(self, n: int) -> list[Point]:
         """The engine's choice: the fixed points first, then further star-like
         points spread over the board."""
         if not self.board_empty():
@@ -313,7 +326,7 @@ class Engine:
 
     # ------------------------------------------------------------- genmove
     @property
-    def player(self):
+    def player(self) -> Player:
         """The Monte-Carlo player (numba kernel loaded on first use)."""
         if self._player is None:
             from .player import Player
@@ -321,7 +334,14 @@ class Engine:
             self._player = Player()
         return self._player
 
-    def genmove(self, color, should_stop=None, cleanup=False, commit=True, seconds=None):
+    def genmove(
+        self,
+        color: Color,
+        should_stop: Callable[[], bool] | None = None,
+        cleanup: bool = False,
+        commit: bool = True,
+        seconds: float | None = None,
+    ) -> Decision:
         """Decide a move for ``color`` (``player.Decision``) and, with
         ``commit``, play it (a resignation sets ``result``)."""
         color = parse_color(color)
@@ -352,7 +372,7 @@ class Engine:
         return self.size * self.size - len(self.position.stones())
 
     # ------------------------------------------------------------- scoring
-    def ownership(self, playouts=None):
+    def ownership(self, playouts: int | None = None) -> Ownership:
         """``scoring.Ownership`` of the current position from plain playouts."""
         from .scoring import Ownership, score_playouts
 
@@ -362,12 +382,12 @@ class Engine:
         )
         return Ownership(self.position, black, white)
 
-    def game_over(self):
+    def game_over(self) -> bool:
         """Whether the last two real moves were passes."""
         moves = self.position.moves()[-2:]
         return len(moves) == 2 and all(self.position.pt(pos) is None for pos, _ in moves)
 
-    def final_score(self, playouts=None):
+    def final_score(self, playouts: int | None = None) -> str:
         """GTP final_score text (``B+3.5``).  Kept as ``result`` (the SGF's
         ``RE``) only once the game is over: a score asked in mid-game is an
         estimate, not the game's result."""
@@ -379,19 +399,19 @@ class Engine:
             self.save()
         return text
 
-    def final_status_list(self, status, playouts=None):
+    def final_status_list(self, status: str, playouts: int | None = None) -> list[list[Point]]:
         """Strings (lists of points) whose status is alive, dead or seki."""
         if status not in ("alive", "dead", "seki"):
             raise ValueError(f"unknown status {status!r}")
         return self.ownership(playouts).status_list(status)
 
     # ---------------------------------------------------------------- sgf
-    def game_sgf(self):
+    def game_sgf(self) -> bytes:
         from .record import game_sgf
 
         return game_sgf(self.position, self.komi, self.handicap, self.result, self.to_move)
 
-    def printsgf(self, path=None):
+    def printsgf(self, path: str | os.PathLike | None = None) -> bytes:
         """The game as SGF bytes; with ``path``, written there atomically."""
         data = self.game_sgf()
         if path:
@@ -401,7 +421,7 @@ class Engine:
         return data
 
     # ------------------------------------------------------------ loadsgf
-    def loadsgf(self, path, until=None):
+    def loadsgf(self, path: str | os.PathLike, until: int | Vertex = None) -> int:
         """Load the main line of ``path``; return the colour to move.
 
         ``until``: None, a move number N >= 1 (the position before move N),
@@ -426,13 +446,13 @@ class Engine:
         return to_move
 
     # ------------------------------------------------------- trymove etc.
-    def trymove(self, color, pt):
+    def trymove(self, color: Color, pt: Vertex) -> bool:
         ok = self.position.trymove(pt, parse_color(color))
         if ok:
             self._count_trymove()
         return ok
 
-    def tryko(self, color, pt):
+    def tryko(self, color: Color, pt: Vertex) -> bool:
         ok = self.position.tryko(pt, parse_color(color))
         if ok:
             self._count_trymove()
@@ -443,7 +463,7 @@ class Engine:
         reader = self.reader
         reader.trymoves += 1
 
-    def popgo(self):
+    def popgo(self) -> None:
         """Undo the last trymove/tryko; IndexError when there is none."""
         self.position.popgo()
 
@@ -453,38 +473,38 @@ class Engine:
             raise ValueError(f"no stone at {pt!r}")
         return pt
 
-    def attack(self, pt):
+    def attack(self, pt: Vertex) -> Answer:
         """(code, move or None): can the string at ``pt`` be captured?"""
         return self.reader.attack(self.position, self._string(pt))
 
-    def find_defense(self, pt):
+    def find_defense(self, pt: Vertex) -> Answer:
         """(code, move or None): can the string at ``pt`` be saved?"""
         return self.reader.find_defense(self.position, self._string(pt))
 
-    def ladder_attack(self, pt):
+    def ladder_attack(self, pt: Vertex) -> Answer:
         return self.reader.ladder_attack(self.position, self._string(pt))
 
-    def does_attack(self, pt, move):
+    def does_attack(self, pt: Vertex, move: Vertex) -> int:
         """Code: does the attacker's ``move`` capture the string at ``pt``?"""
         return self.reader.does_attack(self.position, self._string(pt), move)
 
-    def does_defend(self, pt, move):
+    def does_defend(self, pt: Vertex, move: Vertex) -> int:
         return self.reader.does_defend(self.position, self._string(pt), move)
 
-    def increase_depths(self):
+    def increase_depths(self) -> None:
         self.reader.depth_offset += 1
 
-    def decrease_depths(self):
+    def decrease_depths(self) -> None:
         self.reader.depth_offset -= 1
 
     # ------------------------------------------------------------ queries
-    def color_at(self, pt):
+    def color_at(self, pt: Vertex) -> int:
         return self.position.color_at(pt)
 
-    def is_legal(self, color, pt):
+    def is_legal(self, color: Color, pt: Vertex) -> bool:
         return self.position.is_legal(pt, parse_color(color))
 
-    def all_legal(self, color):
+    def all_legal(self, color: Color) -> list[Point]:
         """Legal moves (not pass) in GNU Go's order: top row first."""
         color = parse_color(color)
         pos = self.position
@@ -494,13 +514,13 @@ class Engine:
             if pos.color_at(pt) == EMPTY and pos.is_legal(pt, color)
         ]
 
-    def countlib(self, pt):
+    def countlib(self, pt: Vertex) -> int:
         return self.position.countlib(pt)
 
-    def findlib(self, pt):
+    def findlib(self, pt: Vertex) -> list[Point]:
         return sort_points(self.position.findlib(pt))
 
-    def worm_stones(self, pt=None, color=None):
+    def worm_stones(self, pt: Vertex = None, color: Color | None = None) -> list[list[Point]]:
         """The strings (each a list of points, GNU Go's order): the one at
         ``pt``, or all of ``color``, or all."""
         pos = self.position
@@ -517,18 +537,18 @@ class Engine:
             out.append(stones)
         return out
 
-    def showboard(self):
+    def showboard(self) -> str:
         """The board as GNU Go's ``showboard`` draws it (no leading newline)."""
         return board_text(self.position)
 
 
 # ---------------------------------------------------------------- helpers
-def board_points(size):
+def board_points(size: int) -> list[Point]:
     """All points in GNU Go's order: top row first, left to right."""
     return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]
 
 
-def fixed_handicap_points(size, n):
+def fixed_handicap_points(size: int, n: int) -> list[Point]:
     """GTP's fixed handicap vertices for ``n`` stones (ValueError
     'invalid number of stones' where the spec gives none): 3-3 points below
     13x13, 4-4 from there; middle points only on odd boards."""
@@ -557,12 +577,12 @@ def _spread_key(pt, size, taken):
     return (-near, abs(line - (2 if size < 13 else 3)), row, col)
 
 
-def sort_points(points):
+def sort_points(points: Iterable[Point]) -> list[Point]:
     """GNU Go's order for vertex lists: top row first, then left to right."""
     return sorted(points, key=lambda p: (-p[0], p[1]))
 
 
-def is_hoshi(size, row, col):
+def is_hoshi(size: int, row: int, col: int) -> bool:
     """GNU Go's star points (``is_hoshi_point``), with row 0 at the bottom."""
     m, n = size - 1 - row, col
     if size in (2, 4):
@@ -586,7 +606,7 @@ def is_hoshi(size, row, col):
     return m in (hoshi, middle) and n in (hoshi, middle)
 
 
-def board_text(position):
+def board_text(position: Position) -> str:
     """GNU Go 3.8's ``showboard`` picture: X black, O white, + star points,
     the captures beside the two rows GNU Go puts them on."""
     size = position.size

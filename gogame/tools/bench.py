@@ -18,6 +18,8 @@ equals the serial one.  The cache is cleared before each problem.
 empty numba cache and a warm one (``tools/startup.py``).
 """
 
+from __future__ import annotations
+
 import glob
 import os
 import shutil
@@ -25,6 +27,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -66,7 +70,7 @@ def _pairs(s, hw, keys, cand, reps):
     return n
 
 
-def trymove_rate(seconds=1.0, positions=20, size=19):
+def trymove_rate(seconds: float = 1.0, positions: int = 20, size: int = 19) -> tuple[float, int]:
     """Median trymove+popgo pairs per second over random positions, and the
     number of candidate points tried per pass over them."""
     setups = []
@@ -85,13 +89,15 @@ def trymove_rate(seconds=1.0, positions=20, size=19):
         )
         setups.append((p, cand))
 
-    def run():
+    def run() -> int:
         return sum(_pairs(p.s, p.hw, p.keys, c, 10) for p, c in setups)
 
     return _timed_rate(run, seconds), sum(len(c) for _, c in setups)
 
 
-def replay_rate(games, check_hashing, runs=3):
+def replay_rate(
+    games: Sequence[str], check_hashing: bool | str | None, runs: int = 3
+) -> tuple[float, int, int]:
     """Median replay moves per second (kernel time, parsing excluded)."""
     from .replay import replay_games
 
@@ -102,7 +108,7 @@ def replay_rate(games, check_hashing, runs=3):
     return statistics.median(rates), t["moves"], t["mismatches"]
 
 
-def warm_start(runs=5, argv=("--version",)):
+def warm_start(runs: int = 5, argv: Sequence[str] = ("--version",)) -> float:
     """Median seconds for ``gogame ARGV`` to finish, after one warm-up."""
     exe = shutil.which("gogame")
     cmd = [exe] if exe else [sys.executable, "-m", "gogame"]
@@ -184,7 +190,9 @@ def _timed_rate(fn, seconds, runs=5):
     return statistics.median(rates)
 
 
-def cache_rates(scheme, size, position, seconds, budget_mb=4.0):
+def cache_rates(
+    scheme: str, size: int, position: Position, seconds: float, budget_mb: float = 4.0
+) -> tuple[float, float, float]:
     """(stores/s, probes/s, probe hit rate) of ``scheme`` on ``position``:
     stores of new questions into a full table (the steady state of reading:
     mostly replacements), probes of half stored, half unknown questions."""
@@ -195,11 +203,11 @@ def cache_rates(scheme, size, position, seconds, budget_mb=4.0):
     s, hw = position.s, position.hw
     first = [0]
 
-    def stores():
+    def stores() -> int:
         first[0] += n
         return _cache_stores(table, meta, stats, s, hw, pk, first[0], n)
 
-    def probes():
+    def probes() -> int:
         _cache_probes(table, meta, stats, s, hw, pk, n)
         return 2 * n
 
@@ -212,7 +220,9 @@ def cache_rates(scheme, size, position, seconds, budget_mb=4.0):
     return store_rate, probe_rate, hits / (2 * n)
 
 
-def cache_bench(seconds=1.0, games=None, sizes=(9, 13, 19)):
+def cache_bench(
+    seconds: float = 1.0, games: Sequence[str] | None = None, sizes: Iterable[int] = (9, 13, 19)
+) -> dict[str, Any]:
     """Per board size and scheme: bytes per entry, entries per MB (the
     capacity of a 1 MB budget), stores/s and probes/s; and how many times
     the entries of ``full`` ``double`` holds per MB."""
@@ -242,7 +252,7 @@ def cache_bench(seconds=1.0, games=None, sizes=(9, 13, 19)):
 
 
 # ------------------------------------------------------------- threads
-def load_problems(path=None):
+def load_problems(path: str | os.PathLike | None = None) -> list[dict[str, Any]]:
     """The hard reading problems (a list of dicts; see the module doc)."""
     import json
 
@@ -252,7 +262,7 @@ def load_problems(path=None):
         return json.load(f)
 
 
-def problem_position(problem):
+def problem_position(problem: dict[str, Any]) -> Position:
     """The problem's board as a ``Position`` (setup stones and ko point)."""
     from ..core.coords import parse_gtp
 
@@ -297,8 +307,12 @@ def _thread_counters(reader):
 
 
 def threads_bench(
-    threads=(1, 2), modes=("abdada", "shared-cache"), cache_mb=64.0, runs=1, problems_path=None
-):
+    threads: Sequence[int] = (1, 2),
+    modes: Sequence[str] = ("abdada", "shared-cache"),
+    cache_mb: float = 64.0,
+    runs: int = 1,
+    problems_path: str | os.PathLike | None = None,
+) -> dict[str, Any]:
     """Time to solution of the hard problems at each thread count and mode;
     seconds are the median of ``runs`` runs (nodes and counters from the
     last).  Thread count 1 is the serial search, shared by both modes."""
@@ -349,14 +363,14 @@ def _bundled_games():
 
 
 def run_bench(
-    what,
-    seconds=1.0,
-    games=None,
-    threads=(1, 2),
-    modes=("abdada", "shared-cache"),
-    runs=1,
-    cache_mb=64.0,
-):
+    what: str,
+    seconds: float = 1.0,
+    games: Sequence[str] | None = None,
+    threads: Sequence[int] = (1, 2),
+    modes: Sequence[str] = ("abdada", "shared-cache"),
+    runs: int = 1,
+    cache_mb: float = 64.0,
+) -> dict[str, Any]:
     if what == "threads":
         return threads_bench(threads, modes, cache_mb, runs)
     if what == "startup":

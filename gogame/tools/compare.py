@@ -26,20 +26,26 @@ otherwise, 2 for bad options and when matplotlib (``--plot``) or the Dask
 scheduler (``--dask``) cannot be used.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..core import options
 from . import jobs
 
+_T = TypeVar("_T")
+
 
 # ----------------------------------------------------------------- options
-def comma_list(item):
+def comma_list(item: Callable[[str], _T]) -> Callable[[str], list[_T]]:
     """An argparse type: a comma-separated list of ``item`` values, in the
     order given, duplicates dropped; an empty item is refused."""
 
-    def parse(text):
+    def parse(text: str) -> list[_T]:
         out = []
         for part in text.split(","):
             part = part.strip()
@@ -53,7 +59,7 @@ def comma_list(item):
     return parse
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     """The ``compare`` options."""
     p.add_argument("games", nargs="+", metavar="GAME.sgf")
     p.add_argument(
@@ -79,11 +85,11 @@ def add_arguments(p):
 
 
 # ------------------------------------------------------------ pure parts
-def label(scheme, mb):
+def label(scheme: str, mb: float) -> str:
     return f"{scheme}/{mb:g}MB"
 
 
-def first_difference(traces):
+def first_difference(traces: Sequence[tuple[str, list[str]]]) -> dict[str, Any] | None:
     """``traces``: [(label, lines)].  None when all are identical, else the
     first line number (from 1) where some run differs from the first run,
     with that line (None past the end) of the first run and of each run
@@ -104,7 +110,7 @@ def first_difference(traces):
     if best is None:
         return None
 
-    def at(lines):
+    def at(lines: list[str]) -> str | None:
         return lines[best] if best < len(lines) else None
 
     runs = [{"run": base_label, "line": at(base)}]
@@ -114,7 +120,7 @@ def first_difference(traces):
     return {"line": best + 1, "runs": runs}
 
 
-def memory_equivalence(runs):
+def memory_equivalence(runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each ``full`` run (by budget): the smallest ``double`` budget whose
     node count is <= the full run's, and double MB / full MB (None where the
     full budget is 0).  ``double_mb`` None: none of the budgets tried;
@@ -141,17 +147,17 @@ def memory_equivalence(runs):
 
 # --------------------------------------------------------------- running
 def run_compare(
-    games,
-    schemes,
-    budgets,
-    hash_bits=64,
-    check_hashing=None,
-    until=None,
-    threads=1,
-    workers=1,
-    dask=None,
-    progress=False,
-):
+    games: Sequence[str],
+    schemes: Sequence[str],
+    budgets: Sequence[float],
+    hash_bits: int = 64,
+    check_hashing: bool | str | None = None,
+    until: int | None = None,
+    threads: int = 1,
+    workers: int = 1,
+    dask: str | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
     """Every (scheme, MB) over ``games``, in that order; the result dict.
 
     All (run, game) jobs go to ``jobs.run_jobs`` as one list, so workers stay
@@ -215,7 +221,7 @@ def run_compare(
     }
 
 
-def run_row(scheme, mb, total, trace_lines):
+def run_row(scheme: str, mb: float, total: dict[str, Any], trace_lines: int) -> dict[str, Any]:
     """One row of the table from a run's merged totals."""
     c = total["cache"] or {}
     return {
@@ -240,7 +246,7 @@ def _mb(x):
     return "-" if x is None else f"{x:g}"
 
 
-def format_compare(result):
+def format_compare(result: dict[str, Any]) -> str:
     lines = []
     diff = result["first_difference"]
     if diff is None:
@@ -298,7 +304,7 @@ def format_compare(result):
 
 
 # ------------------------------------------------------------------ plot
-def require_matplotlib():
+def require_matplotlib() -> None:
     """Import matplotlib with a file-only backend; ``ExecutionError`` if missing."""
     from .jobs import ExecutionError
 
@@ -309,7 +315,7 @@ def require_matplotlib():
     matplotlib.use("Agg")
 
 
-def plot_compare(result, path):
+def plot_compare(result: dict[str, Any], path: str) -> None:
     """Nodes and seconds against MB (log x), one line a scheme, to ``path``.
     A budget of 0 MB has no place on a log axis and is left out (said in
     the title)."""
@@ -341,7 +347,7 @@ def plot_compare(result, path):
     plt.close(fig)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from .jobs import ExecutionError, want_progress
 
     try:

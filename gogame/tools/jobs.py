@@ -188,7 +188,7 @@ def _watch_parent(pid, period=1.0):
     import threading
     import time
 
-    def watch():
+    def watch() -> None:
         while True:
             time.sleep(period)
             try:

@@ -40,17 +40,24 @@ size or an illegal move sets the game's ``error`` (naming file and move) and
 ``total["errors"]`` counts them; the other games go on.
 """
 
+from __future__ import annotations
+
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.coords import format_gtp
+from ..core.coords import Point, format_gtp
 from ..core.position import HashMismatchError, Position
 from ..core.sgfio import SgfError, apply_game, load_game, parse_game, read_sgf_bytes
 from ..kernel import board as kb
 from ..kernel.layout import BLACK, MAXPOS
+
+if TYPE_CHECKING:
+    from ..core.reader import Reader
 
 CHECK_MODES = (None, "moves", "all")
 COUNTERS = ("probes", "hits", "misses", "stores", "replacements", "collisions")
@@ -65,7 +72,7 @@ class ReadSettings:
     hash_bits: int = 64
     threads: int = 1
 
-    def reader(self, size):
+    def reader(self, size: int) -> Reader:
         from ..core.reader import Reader
         from ..core.reading_cache import ReadingCache
 
@@ -75,7 +82,7 @@ class ReadSettings:
         )
 
 
-def check_mode(check_hashing):
+def check_mode(check_hashing: bool | str | None) -> str | None:
     """False/None -> None, True -> "moves", "moves"/"all" kept; else ValueError."""
     if check_hashing is True:
         return "moves"
@@ -104,7 +111,13 @@ def _ask(reader, position, routine, pt, number, failures):
         position.check_hashing = True
 
 
-def examine(reader, position, number, trace, failures=None):
+def examine(
+    reader: Reader,
+    position: Position,
+    number: int,
+    trace: list[str],
+    failures: list[list] | None = None,
+) -> int:
     """Read every string with <= 4 liberties; append trace lines; return the
     number of strings read.  ``failures``: see ``_ask``."""
     names = np.zeros(MAXPOS, np.int32)
@@ -128,7 +141,14 @@ def _load(path, data):
     return parse_game(data, os.fspath(path))
 
 
-def replay_game(path, check_hashing=False, read=None, trace=None, until=None, data=None):
+def replay_game(
+    path: str | os.PathLike,
+    check_hashing: bool | str | None = False,
+    read: ReadSettings | None = None,
+    trace: list[str] | None = None,
+    until: int | str | Point | None = None,
+    data: bytes | None = None,
+) -> dict[str, Any]:
     """Replay one file (or its bytes ``data``); never raises for a bad file
     or move: see ``error``.  With ``read`` (a ``ReadSettings``), examine
     every position with a fresh reader; trace lines go to ``trace``."""
@@ -156,7 +176,7 @@ def replay_game(path, check_hashing=False, read=None, trace=None, until=None, da
     out["size"] = game.size
     out["parse_seconds"] = time.perf_counter() - t0
 
-    def mismatch(number):
+    def mismatch(number: int) -> None:
         out["mismatches"] += 1
         out["mismatch_moves"].append(number)
 
@@ -188,14 +208,14 @@ def _reading_step(out, pos, reader, check, trace):
     failures = [] if check == "all" else None
     out.update(nodes=0, results=0, reading_mismatches=0, reading_mismatch_at=[])
 
-    def after(number):
+    def after(number: int) -> None:
         pos.check_hashing = check == "all"
         try:
             out["results"] += examine(reader, pos, number, lines, failures)
         finally:
             pos.check_hashing = check is not None
 
-    def finish():
+    def finish() -> None:
         out["nodes"] = reader.nodes
         out["cache"] = reader.cache_stats()
         if failures:
@@ -207,7 +227,7 @@ def _reading_step(out, pos, reader, check, trace):
 
 
 # ------------------------------------------------------------------- jobs
-def game_job(job):
+def game_job(job: dict[str, Any]) -> dict[str, Any]:
     """One game as a picklable job (see ``make_jobs``): the game dict plus
     ``trace``, its lines (an empty list without reading)."""
     read = ReadSettings(**job["read"]) if job["read"] is not None else None
@@ -226,7 +246,12 @@ def _read_bytes(path):
         return None
 
 
-def make_jobs(paths, check_hashing=None, read=None, until=None):
+def make_jobs(
+    paths: Iterable[str | os.PathLike],
+    check_hashing: bool | str | None = None,
+    read: ReadSettings | None = None,
+    until: int | str | Point | None = None,
+) -> list[dict[str, Any]]:
     """One job (a dict of plain values) a game; the files are read here so
     that workers elsewhere need not see them."""
     check = check_mode(check_hashing)
@@ -240,7 +265,7 @@ def make_jobs(paths, check_hashing=None, read=None, until=None):
 WARM_GAME = b"(;SZ[5]AB[bb]AW[cb][bc];B[cc];W[dc];B[bd];W[cd])"
 
 
-def warm(read=None):
+def warm(read: ReadSettings | None = None) -> None:
     """Run a tiny game here, with the checks and the reading that ``read``
     asks for, so that the kernels a replay uses are compiled before any
     game is timed and before worker processes load numba's disk cache."""
@@ -256,7 +281,7 @@ def warm(read=None):
 
 
 # ----------------------------------------------------------------- merging
-def merge_cache(stats):
+def merge_cache(stats: list[dict[str, Any]]) -> dict[str, Any]:
     """Cache statistics of several games (each with a fresh table) as one:
     counters summed; table facts (capacity, bytes per entry, bytes
     allocated) of the largest board read, ``entries_in_use`` the most any
@@ -285,7 +310,12 @@ def merge_cache(stats):
     return out
 
 
-def merge(results, check=None, read=False, trace=None):
+def merge(
+    results: Iterable[dict[str, Any]],
+    check: str | None = None,
+    read: bool = False,
+    trace: list[str] | None = None,
+) -> dict[str, Any]:
     """``{"games": [...], "total": {...}}`` from ``game_job`` results in game
     order; the traces are appended to ``trace`` (a list) in that order."""
     games = []
@@ -317,15 +347,15 @@ def merge(results, check=None, read=False, trace=None):
 
 
 def replay_games(
-    paths,
-    check_hashing=False,
-    read=None,
-    trace=None,
-    until=None,
-    workers=1,
-    dask=None,
-    progress=False,
-):
+    paths: Iterable[str | os.PathLike],
+    check_hashing: bool | str | None = False,
+    read: ReadSettings | None = None,
+    trace: list[str] | None = None,
+    until: int | str | Point | None = None,
+    workers: int = 1,
+    dask: str | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
     """Replay every file, one job a game in the chosen execution mode (see
     ``gogame.jobs``); the merged report is the same in every mode but for
     the timings.  ``total["wall_seconds"]`` is the whole run's wall time."""
@@ -364,7 +394,7 @@ def _announce_compile():
         )
 
 
-def format_report(report):
+def format_report(report: dict[str, Any]) -> str:
     """A table, one game a line, then totals and the errors."""
     lines = [
         f"{'file':40} {'size':>4} {'moves':>5} {'mism':>4} {'seconds':>8} "

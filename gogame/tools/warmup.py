@@ -13,10 +13,13 @@ entry point's callees are compiled inside it).  Not done: it does not
 remove the caches of older sources.
 """
 
+from __future__ import annotations
+
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 
 def _board() -> None:
@@ -81,7 +84,7 @@ def _show(stream, done: int, total: int, label: str, seconds: float, final: bool
     stream.flush()
 
 
-def warmup(stream=None, quiet: bool = False) -> dict[str, float]:
+def warmup(stream: TextIO | None = None, quiet: bool = False) -> dict[str, float]:
     """Compile (or load) every kernel group; ``{group: seconds}``.  Progress
     goes to ``stream`` (stderr by default), none when ``quiet``."""
     from .. import kernel
