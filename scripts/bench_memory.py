@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 
+from gogame.core import options
 from gogame.gtp.client import GtpClient
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -128,7 +129,7 @@ def run(budgets, scheme, slack):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mb", default="1,4,16,64,256,1024", help="budgets in MB, comma-separated")
-    p.add_argument("--hash", choices=["double", "full", "single"], default="double")
+    p.add_argument("--hash", choices=options.SCHEMES, default="double")
     p.add_argument("--slack", type=float, default=4.0, help="MB of noise allowed (default 4)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)

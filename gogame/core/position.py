@@ -109,7 +109,10 @@ class Position:
         """Kernel index -> (row, col), None for PASS."""
         return coords.from_pos(int(pos), self.size)
 
-    def _raise_if_hash_error(self, what):
+    def raise_if_hash_error(self, what: str) -> None:
+        """Raise ``HashMismatchError`` (with both words and the board) when
+        the kernel flagged a mismatch while ``check_hashing`` was on, and
+        clear the flag; ``what`` names the move for the message."""
         err = int(self.s[H_HASHERR])
         if err == 0:
             return
@@ -139,7 +142,7 @@ class Position:
         if not kb.play(self.s, self.hw, self.keys, pos, color):
             raise IllegalMoveError(f"illegal move: {self._move_name(pos, color)}")
         self.history.append(("move", pos, color))
-        self._raise_if_hash_error(f"{len(self.moves())} ({self._move_name(pos, color)})")
+        self.raise_if_hash_error(f"{len(self.moves())} ({self._move_name(pos, color)})")
 
     def play_many(self, pos: np.ndarray, colors: np.ndarray) -> None:
         """Play kernel points ``pos[i]`` for ``colors[i]`` (int arrays) fast.
@@ -158,7 +161,7 @@ class Position:
         )
         if self.s[H_HASHERR]:
             try:
-                self._raise_if_hash_error(str(len(self.moves())))
+                self.raise_if_hash_error(str(len(self.moves())))
             except HashMismatchError as e:
                 e.index = n - 1
                 raise
@@ -184,14 +187,14 @@ class Position:
         ok = bool(kb.push_move(self.s, self.hw, self.keys, pos, color, ignore_ko))
         if ok:
             what = "tryko" if ignore_ko else "trymove"
-            self._raise_if_hash_error(f"{what} {self._move_name(pos, color)}")
+            self.raise_if_hash_error(f"{what} {self._move_name(pos, color)}")
         return ok
 
     def popgo(self) -> None:
         """Undo the last trymove exactly."""
         if not kb.popgo(self.s, self.hw, self.keys):
             raise IndexError("popgo without trymove")
-        self._raise_if_hash_error("popgo")
+        self.raise_if_hash_error("popgo")
 
     @property
     def stackp(self) -> int:
@@ -213,7 +216,7 @@ class Position:
         self._rebuild()
         if self.check_hashing and self.hash != self.recompute_hash():
             self.s[H_HASHERR] = 1
-            self._raise_if_hash_error("undo")
+            self.raise_if_hash_error("undo")
 
     def _rebuild(self):
         check = self.check_hashing

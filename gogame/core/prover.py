@@ -120,7 +120,7 @@ class Prover:
         result.seconds = time.perf_counter() - start
         if (position.stackp, position.hash) != before:
             raise AssertionError("the prover changed the position")
-        position._raise_if_hash_error("proving")
+        position.raise_if_hash_error("proving")
         return result
 
     def _alive(self, position, target):

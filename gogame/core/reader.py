@@ -16,12 +16,26 @@ counts per root question; a search that hits it answers a guess
 
 from __future__ import annotations
 
+import queue
+import threading
+import weakref
 from typing import TYPE_CHECKING
 
 from ..kernel import abdada as kab
 from ..kernel import cache as kc
 from ..kernel import reading as kr
-from ..kernel.layout import BLACK, COLOR, H_HASHERR, H_HASHWHERE, PASS, WHITE
+from ..kernel.layout import (
+    BLACK,
+    COLOR,
+    H_HASHERR,
+    H_HASHWHERE,
+    H_SP,
+    H_STACKP,
+    PASS,
+    STACK,
+    WHITE,
+    new_state,
+)
 from .coords import Point
 from .reading_cache import ReadingCache
 
@@ -33,19 +47,74 @@ Answer = tuple[int, Point | None]  # (GTP code 0..3, the move or None)
 GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
 PARALLEL_MODES = ("abdada", "shared-cache")
 DEFAULT_SHARE_PLIES = 8
+DEFAULT_SERIAL_FIRST = 3000  # nodes a threaded reader reads alone before the helpers start
+
+
+def _helper_loop(t, jobs, done):
+    """Helper thread ``t``: read each job's question (the arguments of
+    ``read_string``), put (t, the answer or the exception) in ``done``;
+    ``None`` ends the thread."""
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        try:
+            done.put((t, kr.read_string(*job)))
+        except BaseException as e:  # handed to the caller, who re-raises
+            done.put((t, e))
+
+
+def _stop_helpers(job_queues):
+    for jobs in job_queues:
+        jobs.put(None)
+
+
+class _Helpers:
+    """The reading threads 1..n-1 of one Reader, started once and kept for
+    its life, each with a board of its own (state and hash words); thread 0
+    is the caller's.  The threads end when the Reader goes."""
+
+    def __init__(self, owner, n):
+        self.boards = [new_state() for _ in range(n)]  # [0] unused: thread 0 reads in place
+        self.jobs = [queue.SimpleQueue() for _ in range(n)]
+        self.done = queue.SimpleQueue()
+        for t in range(1, n):
+            threading.Thread(
+                target=_helper_loop,
+                args=(t, self.jobs[t], self.done),
+                name=f"gogame-read-{t}",
+                daemon=True,
+            ).start()
+        weakref.finalize(owner, _stop_helpers, self.jobs[1:])
+
+    def hand_off(self, position):
+        """Bring every helper's board to ``position``: only the used part of
+        the state (header to the change-stack pointer) and of the hash words
+        (the current ones and those saved by each trymove)."""
+        s, hw = position.s, position.hw
+        used = STACK + int(s[H_SP])
+        words = 2 + 2 * int(s[H_STACKP])
+        for bs, bhw in self.boards[1:]:
+            bs[:used] = s[:used]
+            bhw[:words] = hw[:words]
 
 
 class Reader:
     """Reading settings, counters and per-thread scratch space.
 
     ``threads`` > 1 reads each attack / defence question (``attack``,
-    ``find_defense``, ``ladder_attack``) with that many threads on copies of
-    the board, sharing the cache: ``parallel="abdada"`` defers moves another
-    thread is searching (see ``kernel/reading.py``), ``"shared-cache"`` is
-    the baseline that never defers.  Answers equal the serial ones; node
-    and cache counters are summed over the threads, ``thread_stats`` gives
-    them per thread.  ``does_attack``/``does_defend`` read the move's
-    reply serially.  A Reader is not itself safe to share between threads.
+    ``find_defense``, ``ladder_attack``) alone for up to ``serial_first``
+    nodes (0: never alone); only a question still unanswered then goes to
+    all the threads, sharing the cache: ``parallel="abdada"`` defers moves
+    another thread is searching (see ``kernel/reading.py``),
+    ``"shared-cache"`` is the baseline that never defers.  The helper
+    threads are started at the first such question and kept, each with its
+    own board, brought to the position by copying only its used part.
+    Answers equal the serial ones; node and cache counters are summed over
+    the threads, ``thread_stats`` gives them per thread, ``parallel_reads``
+    counts the questions the helpers joined.  ``does_attack``/``does_defend``
+    read the move's reply serially.  A Reader is not itself safe to share
+    between threads.
     """
 
     def __init__(
@@ -56,6 +125,7 @@ class Reader:
         threads: int = 1,
         parallel: str = "abdada",
         share_plies: int = DEFAULT_SHARE_PLIES,
+        serial_first: int = DEFAULT_SERIAL_FIRST,
     ) -> None:
         if not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads must be a positive integer, not {threads!r}")
@@ -72,7 +142,9 @@ class Reader:
         self._contexts = [kr.new_context() for _ in range(threads)]
         self.ctx, self.mv, self.sc, self.pk = self._contexts[0]
         self.busy, self.flag = kr.new_shared()
-        self._pool = None
+        self._helpers = None
+        self.serial_first = serial_first
+        self.parallel_reads = 0  # questions the helper threads joined
         self.stopped_searches = [0] * threads
         self._prepared = None  # the settings last written into the contexts
 
@@ -187,72 +259,96 @@ class Reader:
     def _run(self, position, pt, attack, ladder=False):
         target = self._target(position, pt)
         self._prepare(position, ladder)
-        if self.threads == 1:
-            packed = kr.read_string(
-                position.s,
-                position.hw,
-                position.keys,
-                self.ctx,
-                self.mv,
-                self.sc,
-                self.pk,
-                self.cache.table,
-                self.cache.meta,
-                self.busy,
-                self.flag,
-                attack,
-                target,
-            )
-            self.ctx[kr.C_LADDER] = 0
+        limit = self.node_limit
+        alone = self.threads == 1 or (0 < limit <= self.serial_first)
+        if not alone and self.serial_first > 0:
+            # most questions take a few hundred nodes at most: read alone
+            # first; the cache keeps what this found for the threads
+            self.ctx[kr.C_NODELIMIT] = self.serial_first
+            packed = self._serial(position, attack, target)
+            self.ctx[kr.C_NODELIMIT] = limit
+            alone = not self.ctx[kr.C_ABORTED]
+            if not alone:
+                packed = self._run_threads(position, target, attack)
+        elif alone:
+            packed = self._serial(position, attack, target)
         else:
             packed = self._run_threads(position, target, attack)
-        position._raise_if_hash_error("reading")
+        self.ctx[kr.C_LADDER] = 0
+        position.raise_if_hash_error("reading")
         return self._answer(position, packed)
 
+    def _serial(self, position, attack, target):
+        return kr.read_string(
+            position.s,
+            position.hw,
+            position.keys,
+            self.ctx,
+            self.mv,
+            self.sc,
+            self.pk,
+            self.cache.table,
+            self.cache.meta,
+            self.busy,
+            self.flag,
+            attack,
+            target,
+        )
+
+    def _thread_job(self, t, s, hw, position, attack, target, share, limit):
+        """The arguments of ``read_string`` for thread ``t`` on board (s, hw)."""
+        ctx, mv, sc, pk = self._contexts[t]
+        ctx[kr.C_PARALLEL], ctx[kr.C_THREAD], ctx[kr.C_SHARE] = 1, t, share
+        ctx[kr.C_NODELIMIT] = limit
+        shared = (self.cache.table, self.cache.meta, self.busy, self.flag)
+        return (s, hw, position.keys, ctx, mv, sc, pk, *shared, attack, target)
+
     def _run_threads(self, position, target, attack):
-        """Every thread reads the question from the root on its own copy of
-        the board; the first to finish answers, the others stop."""
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
+        """Thread 0 reads the question on the caller's board, every helper
+        from the root on its own board brought to the position; the first to
+        finish answers, the others stop.  The node limit, if any, is what
+        the serial start left of it."""
+        helpers = self._helpers
+        if helpers is None:
             self.busy = kab.new_table()
-            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="gogame-read")
-        self.busy[:] = 0
-        self.flag[:] = 0
+            helpers = self._helpers = _Helpers(self, self.threads)
+        kab.next_question(self.busy, self.flag)
+        helpers.hand_off(position)
         share = self.share_plies if self.parallel == "abdada" else 0
-        boards = [(position.s.copy(), position.hw.copy()) for _ in range(self.threads)]
-
-        def one(t):
-            ctx, mv, sc, pk = self._contexts[t]
-            ctx[kr.C_PARALLEL], ctx[kr.C_THREAD], ctx[kr.C_SHARE] = 1, t, share
-            s, hw = boards[t]
-            return kr.read_string(
-                s,
-                hw,
-                position.keys,
-                ctx,
-                mv,
-                sc,
-                pk,
-                self.cache.table,
-                self.cache.meta,
-                self.busy,
-                self.flag,
-                attack,
-                target,
-            )
-
-        futures = [self._pool.submit(one, t) for t in range(1, self.threads)]
-        results = [one(0)] + [f.result() for f in futures]
-        for t, (ctx, _, _, _) in enumerate(self._contexts):
-            self.stopped_searches[t] += int(ctx[kr.C_STOPPED])
-            ctx[kr.C_PARALLEL] = ctx[kr.C_SHARE] = ctx[kr.C_LADDER] = 0
-        for s, _ in boards:
-            if s[H_HASHERR]:
-                position.s[H_HASHERR], position.s[H_HASHWHERE] = s[H_HASHERR], s[H_HASHWHERE]
+        limit = self.node_limit
+        if limit > 0 and self.serial_first > 0:
+            limit = max(1, limit - self.serial_first)
+        for t in range(1, self.threads):
+            s, hw = helpers.boards[t]
+            helpers.jobs[t].put(self._thread_job(t, s, hw, position, attack, target, share, limit))
+        job = self._thread_job(0, position.s, position.hw, position, attack, target, share, limit)
+        results = [0] * self.threads
+        try:
+            results[0] = kr.read_string(*job)
+        finally:
+            self.flag[kab.F_STOP] = 1  # (raised already, unless thread 0 failed)
+            for _ in range(1, self.threads):
+                t, r = helpers.done.get()
+                results[t] = r
+            self._after_threads(position, helpers)
+        for r in results:
+            if isinstance(r, BaseException):
+                raise r
         winner = int(self.flag[kab.F_WINNER])
         self.ctx[kr.C_ABORTED] = self._contexts[winner][0][kr.C_ABORTED]
         return results[winner]
+
+    def _after_threads(self, position, helpers):
+        """Counters and settings back to serial; a hash error found on a
+        helper's board goes to the caller's."""
+        self.parallel_reads += 1
+        for t, (ctx, _, _, _) in enumerate(self._contexts):
+            self.stopped_searches[t] += int(ctx[kr.C_STOPPED])
+            ctx[kr.C_PARALLEL] = ctx[kr.C_SHARE] = ctx[kr.C_LADDER] = 0
+            ctx[kr.C_NODELIMIT] = self.node_limit
+        for s, _ in helpers.boards[1:]:
+            if s[H_HASHERR]:
+                position.s[H_HASHERR], position.s[H_HASHWHERE] = s[H_HASHERR], s[H_HASHWHERE]
 
     def attack(self, position: Position, pt: Vertex) -> Answer:
         """-> (code, move): can the string at ``pt`` be captured, attacker first?"""
@@ -285,7 +381,7 @@ class Reader:
             target,
             position.pos(move),
         )
-        position._raise_if_hash_error("reading")
+        position.raise_if_hash_error("reading")
         return GTP_CODE[int(code)]
 
     def does_attack(self, position: Position, pt: Vertex, move: Vertex) -> int:

@@ -1179,7 +1179,7 @@ def _read(
                     return r
         key = np.int64(0)
         if share and searched and not second:
-            key = ab.move_key(node_key, m)
+            key = ab.move_key(node_key, m, flag)
             if ab.is_busy(busy, key):
                 mv[ply, MAXMOVES + ndef] = idx
                 ndef += 1

@@ -3,6 +3,7 @@ budget in MB, refused with one line when impossible."""
 
 import pytest
 
+from gogame.core import options
 from gogame.core.options import MAX_MB, physical_mb
 from gogame.core.options import cache_mb as parse_budget
 
@@ -31,3 +32,10 @@ def test_budget_over_the_physical_memory_is_refused():
     with pytest.raises(ValueError, match="more than this machine's memory"):
         parse_budget(str(over))
     assert parse_budget(str(min(1024, physical_mb() / 2))) > 0
+
+
+def test_the_scheme_names_are_the_kernels():
+    """The option rule and the kernel's codes name the same schemes."""
+    from gogame.kernel import cache as kc
+
+    assert options.SCHEMES == tuple(kc.SCHEMES)

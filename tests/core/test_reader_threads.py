@@ -8,6 +8,10 @@ reading.tst questions (../shared, skipped when absent) and a thousand
 questions from the repo's games.
 """
 
+import gc
+import threading
+import time
+
 import pytest
 
 from gogame.core.coords import parse_gtp
@@ -15,7 +19,15 @@ from gogame.core.reader import Reader
 from gogame.core.reading_cache import ReadingCache
 from gogame.tools.bench import load_problems, problem_position
 from tests.helpers import diagrams
-from tests.helpers.questions import drop_aborted, run_script, sgf_script, tst_script
+from tests.helpers.paths import project_games
+from tests.helpers.questions import (
+    drop_aborted,
+    position_at,
+    run_script,
+    sgf_script,
+    tst_script,
+    weak_strings,
+)
 
 NODE_LIMIT = 20000
 
@@ -40,7 +52,7 @@ def test_threads_answer_a_ladder_like_the_serial_search():
     serial = Reader().attack(p, target)
     assert serial[0] == 1
     for n in (2, 4):
-        r = Reader(threads=n, cache=ReadingCache(1))
+        r = Reader(threads=n, cache=ReadingCache(1), serial_first=0)
         assert r.attack(p, target) == serial
         assert r.find_defense(p, target) == Reader().find_defense(p, target)
         assert p.stackp == 0 and p.hash == diagrams.position(LADDER).hash
@@ -64,12 +76,15 @@ def test_hard_problems_same_answers_and_stats(mode):
     problems = small_problems()
     serial = [ask(Reader(cache=ReadingCache(16)), q, p) for q, p in problems]
     for n in (2, 4):
-        reader = Reader(threads=n, parallel=mode, cache=ReadingCache(16))
+        # serial_first=0: every thread joins each question (the smallest of
+        # these take fewer nodes than the default serial start now)
+        reader = Reader(threads=n, parallel=mode, cache=ReadingCache(16), serial_first=0)
         assert [ask(reader, q, p) for q, p in problems] == serial
         stats = reader.thread_stats()
         assert len(stats) == n
         assert sum(st["nodes"] for st in stats) == reader.nodes
-        # one thread finishes each root question first; every other stops
+        # one thread finishes each question first, every other stops
+        assert reader.parallel_reads == len(problems)
         assert sum(st["stopped"] for st in stats) == (n - 1) * len(problems)
         marks = sum(st["marks"] for st in stats)
         assert (marks > 0) == (mode == "abdada")
@@ -109,8 +124,105 @@ def test_stress_eight_threads_thousand_questions():
     asks = [i for i, s in enumerate(script) if s[0] == "ask"]
     assert len(asks) >= 1000, "the games must give 1000 questions"
     script = script[: asks[999] + 1]
-    reader = Reader(threads=8, cache=ReadingCache(4))
+    reader = Reader(threads=8, cache=ReadingCache(4), serial_first=0)  # all on the threads
     answers = run_script(script, reader)
     assert len(answers) == 1000
     assert answers == {k: base[k] for k in answers}
+    assert reader.parallel_reads == 1000
     assert sum(st["stopped"] for st in reader.thread_stats()) == 7 * 1000
+
+
+# ------------------------------------------- one reader, many positions
+def mixed_games():
+    """A game of each size from sgf/, and a second 19x19 one."""
+    games = project_games()
+    by_size = {}
+    for path in games:
+        by_size.setdefault(path.name.split("-")[2], []).append(path)
+    return [by_size["19x19"][0], by_size["9x9"][0], by_size["13x13"][0], by_size["19x19"][1]]
+
+
+def session(reader, cases, strings=8):
+    """One reader asked in turn about positions of different games, sizes
+    and moves, at stackp 0 and one trymove deeper (the serial attacker's
+    move), and back: every answer, and the position's hash after each."""
+    out = []
+    for path, move in cases:
+        p = position_at(path, move)
+        for pt in weak_strings(p)[:strings]:
+            attack = reader.attack(p, pt)
+            out.append((pt, "attack", attack, reader.find_defense(p, pt), p.hash, p.stackp))
+            if attack[0] and attack[1] is not None:
+                attacker = 3 - p.color_at(pt)
+                assert p.trymove(attack[1], attacker)
+                if p.color_at(pt):
+                    out.append((pt, "after", reader.find_defense(p, pt), reader.attack(p, pt)))
+                    out.append((pt, "ladder", reader.ladder_attack(p, pt), p.hash, p.stackp))
+                p.popgo()
+    return out
+
+
+CASES = [(g, m) for m in (35, 70, 110) for g in mixed_games()]
+
+
+@pytest.mark.parametrize(
+    "threads, serial_first, mode",
+    [(2, 0, "abdada"), (2, 1000, "abdada"), (3, 40, "abdada"), (2, 0, "shared-cache")],
+)
+def test_one_reader_many_positions_answers_like_the_serial_one(threads, serial_first, mode):
+    """The helpers' boards live as long as the reader and get only the used
+    part of each new position: a stale board (another position, size,
+    stackp or hash words) would read another question and answer it."""
+    serial = session(Reader(cache=ReadingCache(8)), CASES)
+    reader = Reader(
+        threads=threads, serial_first=serial_first, parallel=mode, cache=ReadingCache(8)
+    )
+    assert session(reader, CASES) == serial
+    assert len(serial) > 80
+    assert reader.parallel_reads > 0
+    if serial_first == 0:
+        asked = sum(1 if x[1] == "ladder" else 2 for x in serial)  # every question
+        assert reader.parallel_reads == asked
+    stats = reader.thread_stats()
+    assert sum(st["stopped"] for st in stats) == (threads - 1) * reader.parallel_reads
+
+
+def test_easy_questions_are_read_alone():
+    """A question answered within ``serial_first`` nodes never wakes the
+    helpers: same answers, nodes and cache counters as the serial reader."""
+    cases = CASES[:4]
+    serial = Reader(cache=ReadingCache(8))
+    reader = Reader(threads=2, serial_first=10**9, cache=ReadingCache(8))
+    assert session(reader, cases) == session(serial, cases)
+    assert reader.parallel_reads == 0 and reader._helpers is None
+    assert reader.nodes == serial.nodes
+    assert reader.cache_counters == serial.cache_counters
+
+
+def test_node_limit_at_most_serial_first_reads_serially():
+    problems = small_problems(2)
+    serial = Reader(node_limit=500, cache=ReadingCache(16))
+    reader = Reader(threads=2, node_limit=500, serial_first=1000, cache=ReadingCache(16))
+    for q, p in problems:
+        assert ask(reader, q, p) == ask(serial, q, p)
+        assert reader.aborted == serial.aborted
+    assert reader.parallel_reads == 0 and reader.nodes == serial.nodes
+
+
+def test_helper_threads_start_once_and_end_with_the_reader():
+    def helpers():
+        return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
+
+    before = len(helpers())
+    problems = small_problems(2)
+    reader = Reader(threads=3, serial_first=0, cache=ReadingCache(4))
+    assert len(helpers()) == before  # none until a question needs them
+    for q, p in problems:
+        ask(reader, q, p)
+    assert len(helpers()) == before + 2 and reader.parallel_reads == 2
+    del reader
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while len(helpers()) > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(helpers()) == before
