@@ -1,4 +1,4 @@
-"""The ``gogame`` command: warmup | replay | compare | regress | gtp | bench.
+"""The ``gogame`` command: warmup | replay | compare | regress | gtp | bench | mine.
 
 Subcommand modules are imported only when used, so ``gogame --version``
 starts without loading numba.  Exit status: 0 on success, 1 when a game or
@@ -163,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_warmup(sub)
     _add_bench(sub)
     _add_regress(sub)
+    _add_mine(sub)
 
     from .gtp import server as gtp_front  # light: numba loads when a command needs the board
 
@@ -260,6 +261,83 @@ def _add_regress(sub):
     )
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_regress)
+
+
+def _mine(args):
+    import os
+
+    from .tools.jobs import ExecutionError, want_progress
+    from .tools.mine import MineSettings, format_summary, gnugo_installed, mine_games
+
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        print(f"gogame mine: error: --out {args.out!r} is not a folder", file=sys.stderr)
+        return 2
+    settings = MineSettings(
+        every=args.every,
+        prove_nodes=args.prove_nodes,
+        gnugo=not args.no_gnugo and gnugo_installed(),
+        moves=args.moves,
+    )
+    try:
+        summary = mine_games(
+            args.games,
+            args.out,
+            settings,
+            workers=args.workers,
+            dask=args.dask,
+            progress=want_progress(args, len(args.games)),
+        )
+    except ExecutionError as e:
+        print(f"gogame mine: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"gogame mine: error: cannot write {args.out!r}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary, indent=1) if args.json else format_summary(summary))
+    for line in summary["errors"] + summary["gnugo_errors"]:
+        print(f"gogame mine: {line}", file=sys.stderr)
+    return 1 if summary["errors"] or summary["gnugo_errors"] else 0
+
+
+def _add_mine(sub):
+    from .tools import jobs  # light: options of the execution modes
+
+    p = sub.add_parser("mine", help="mine games for problems the oracles disagree on (SGF corpus)")
+    p.add_argument("games", nargs="+", metavar="GAME.sgf")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the SGFs and index.json")
+    p.add_argument(
+        "--every",
+        type=jobs.int_in(1, 100000, "every"),
+        default=10,
+        metavar="N",
+        help="examine the position after every N-th move (default 10)",
+    )
+    p.add_argument(
+        "--moves",
+        type=jobs.int_in(1, 100000, "moves"),
+        default=None,
+        metavar="N",
+        help="mine only the first N moves of each game",
+    )
+    p.add_argument(
+        "--prove-nodes",
+        type=jobs.int_in(1, 10**9, "prove nodes"),
+        default=200_000,
+        metavar="N",
+        help="the prover's node budget per question (default 200000)",
+    )
+    p.add_argument("--no-gnugo", action="store_true", help="do not ask GNU Go")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--workers",
+        type=jobs.int_in(1, jobs.MAX_WORKERS, "worker count"),
+        default=1,
+        metavar="N",
+        help="games in parallel in N processes here (default 1)",
+    )
+    mode.add_argument("--dask", metavar="ADDRESS", help="run the games on an existing Dask cluster")
+    p.add_argument("--json", action="store_true", help="the summary as one JSON object")
+    p.set_defaults(run=_mine)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,9 +16,12 @@ counts per root question; a search that hits it answers a guess
 
 from __future__ import annotations
 
+import functools
+import itertools
 import queue
 import threading
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..kernel import abdada as kab
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from .position import Position, Vertex
 
 Answer = tuple[int, Point | None]  # (GTP code 0..3, the move or None)
+Question = tuple[str, "Vertex"]  # ("attack" or "defend", a stone of the string)
 
 GTP_CODE = {0: 0, kr.WIN: 1, kr.KO_A: 2, kr.KO_B: 3}
 PARALLEL_MODES = ("abdada", "shared-cache")
@@ -51,17 +55,44 @@ DEFAULT_SERIAL_FIRST = 3000  # nodes a threaded reader reads alone before the he
 
 
 def _helper_loop(t, jobs, done):
-    """Helper thread ``t``: read each job's question (the arguments of
-    ``read_string``), put (t, the answer or the exception) in ``done``;
-    ``None`` ends the thread."""
+    """Helper thread ``t``: run each job (a callable: one question's
+    ``read_string``, or a share of a batch), put (t, its result or the
+    exception) in ``done``; ``None`` ends the thread."""
     while True:
         job = jobs.get()
         if job is None:
             return
         try:
-            done.put((t, kr.read_string(*job)))
+            done.put((t, job()))
         except BaseException as e:  # handed to the caller, who re-raises
             done.put((t, e))
+        job = None  # hold nothing of the Reader while waiting
+
+
+def _read_share(s, hw, keys, context, shared, asked, packed, then, aborted, taken):
+    """One thread's share of a batch (``Reader.read_many``): take the next
+    question's index i from ``taken`` (an ``itertools.count``, shared: its
+    ``next`` is atomic) until none is left, read that question alone on the
+    board (s, hw) with this thread's ``context``, and put the packed answer
+    in ``packed[i]``.  A question (attack, target, follow) with ``follow``
+    whose attack succeeds is followed by the string's defence, into
+    ``then[i]``.  ``aborted[i]``: whether either hit the node limit."""
+    ctx, mv, sc, pk = context
+    table, meta, busy, flag = shared
+    n = len(asked)
+    for i in taken:
+        if i >= n:
+            return
+        attack, target, follow = asked[i]
+        meta[kc.M_GEN] += 1  # a root question (a lost increment would do no harm)
+        r = kr.read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target)
+        packed[i], aborted[i] = r, ctx[kr.C_ABORTED]
+        if follow and r >= kr.MOVE_SPAN:  # code > 0: the attack succeeds
+            meta[kc.M_GEN] += 1
+            then[i] = kr.read_string(
+                s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, False, target
+            )
+            aborted[i] |= ctx[kr.C_ABORTED]
 
 
 def _stop_helpers(job_queues):
@@ -308,10 +339,7 @@ class Reader:
         from the root on its own board brought to the position; the first to
         finish answers, the others stop.  The node limit, if any, is what
         the serial start left of it."""
-        helpers = self._helpers
-        if helpers is None:
-            self.busy = kab.new_table()
-            helpers = self._helpers = _Helpers(self, self.threads)
+        helpers = self._start_helpers()
         kab.next_question(self.busy, self.flag)
         helpers.hand_off(position)
         share = self.share_plies if self.parallel == "abdada" else 0
@@ -320,7 +348,8 @@ class Reader:
             limit = max(1, limit - self.serial_first)
         for t in range(1, self.threads):
             s, hw = helpers.boards[t]
-            helpers.jobs[t].put(self._thread_job(t, s, hw, position, attack, target, share, limit))
+            job = self._thread_job(t, s, hw, position, attack, target, share, limit)
+            helpers.jobs[t].put(functools.partial(kr.read_string, *job))
         job = self._thread_job(0, position.s, position.hw, position, attack, target, share, limit)
         results = [0] * self.threads
         try:
@@ -338,6 +367,13 @@ class Reader:
         self.ctx[kr.C_ABORTED] = self._contexts[winner][0][kr.C_ABORTED]
         return results[winner]
 
+    def _start_helpers(self):
+        """The helper threads, started at the first call that needs them."""
+        if self._helpers is None:
+            self.busy = kab.new_table()
+            self._helpers = _Helpers(self, self.threads)
+        return self._helpers
+
     def _after_threads(self, position, helpers):
         """Counters and settings back to serial; a hash error found on a
         helper's board goes to the caller's."""
@@ -346,6 +382,11 @@ class Reader:
             self.stopped_searches[t] += int(ctx[kr.C_STOPPED])
             ctx[kr.C_PARALLEL] = ctx[kr.C_SHARE] = ctx[kr.C_LADDER] = 0
             ctx[kr.C_NODELIMIT] = self.node_limit
+        self._hash_errors_to(position, helpers)
+
+    @staticmethod
+    def _hash_errors_to(position, helpers):
+        """A hash error found on a helper's board goes to the caller's."""
         for s, _ in helpers.boards[1:]:
             if s[H_HASHERR]:
                 position.s[H_HASHERR], position.s[H_HASHWHERE] = s[H_HASHERR], s[H_HASHWHERE]
@@ -361,6 +402,85 @@ class Reader:
     def ladder_attack(self, position: Position, pt: Vertex) -> Answer:
         """-> (code, move): can the string be captured by a chase of ataris?"""
         return self._run(position, pt, True, ladder=True)
+
+    def read_many(self, position: Position, questions: Sequence[Question]) -> list[Answer]:
+        """-> the answers to ``questions`` ((kind, stone): "attack" as
+        ``attack``, "defend" as ``find_defense``), in their order.
+
+        One thread reads them one by one (the plain loop).  With ``threads``
+        > 1 the threads take different questions: each takes the next one
+        not yet taken and reads it alone, on its own board (thread 0 on the
+        caller's), all of them sharing the cache; no question is split
+        between threads (so ``serial_first`` plays no part).  Answers are the
+        serial ones: the cache changes node counts, never an answer.  With
+        a node limit, a question that hits it answers a guess, as alone;
+        ``aborted`` is then true if any did.  The position is unchanged."""
+        questions = list(questions)
+        asked = [(self._is_attack(k), self._target(position, pt), False) for k, pt in questions]
+        if self.threads == 1 or len(asked) < 2:
+            return [
+                self._run(position, pt, a)
+                for (a, _, _), (_, pt) in zip(asked, questions, strict=True)
+            ]
+        packed, _ = self._batch(position, asked)
+        return [self._answer(position, p) for p in packed]
+
+    def examine_strings(
+        self, position: Position, stones: Sequence[Vertex]
+    ) -> list[tuple[Answer, Answer | None]]:
+        """-> for each string (given by a stone): (its ``attack``, and its
+        ``find_defense`` when the attack succeeds, else None), as
+        ``read_many`` reads: with threads, each string's two questions on
+        one thread, the strings on all of them."""
+        stones = list(stones)
+        if self.threads == 1 or len(stones) < 2:
+            out = []
+            for pt in stones:
+                attack = self.attack(position, pt)
+                out.append((attack, self.find_defense(position, pt) if attack[0] else None))
+            return out
+        packed, then = self._batch(
+            position, [(True, self._target(position, pt), True) for pt in stones]
+        )
+        return [
+            (self._answer(position, a), self._answer(position, d) if a >= kr.MOVE_SPAN else None)
+            for a, d in zip(packed, then, strict=True)
+        ]
+
+    def _batch(self, position, asked):
+        """The questions ``asked`` ((attack, target, follow), see
+        ``_read_share``) on all the threads -> (packed, then)."""
+        self._prepare(position)
+        helpers = self._start_helpers()
+        helpers.hand_off(position)
+        n = len(asked)
+        packed, then, aborted = [0] * n, [0] * n, [0] * n
+        shared = (self.cache.table, self.cache.meta, self.busy, self.flag)
+        batch = (shared, asked, packed, then, aborted, itertools.count())
+        for t in range(1, self.threads):
+            s, hw = helpers.boards[t]
+            job = (s, hw, position.keys, self._contexts[t], *batch)
+            helpers.jobs[t].put(functools.partial(_read_share, *job))
+        failed = []
+        try:
+            _read_share(position.s, position.hw, position.keys, self._contexts[0], *batch)
+        finally:
+            for _ in range(1, self.threads):
+                r = helpers.done.get()[1]
+                if isinstance(r, BaseException):
+                    failed.append(r)
+            self._hash_errors_to(position, helpers)
+        if failed:
+            raise failed[0]
+        self.ctx[kr.C_ABORTED] = int(any(aborted))
+        position.raise_if_hash_error("reading")
+        return packed, then
+
+    @staticmethod
+    def _is_attack(kind):
+        if kind not in ("attack", "defend"):
+            raise ValueError(f"a question is attack or defend, not {kind!r}")
+        return kind == "attack"
 
     def _after(self, position, pt, move, attack):
         target = self._target(position, pt)

@@ -31,9 +31,11 @@ whatever the cache scheme, budget, run or execution mode.  Every game gets a
 fresh ``Reader`` and cache: a game's node count then does not depend on
 which games ran before it in the same process, which is what makes the
 merged result independent of the execution mode.  ``seconds`` then includes
-the reading.  ``threads`` goes to ``Reader(threads=N)`` unchanged: answers
-(and so traces) never depend on it, node counts may vary between runs when
-N > 1 (the threads race); nothing here checks that.
+the reading.  ``threads`` goes to ``Reader(threads=N)``; with N > 1 the threads take
+different strings of each position (``Reader.examine_strings``; one by
+one with ``check_hashing="all"``).  Answers, and so traces, never depend
+on it; node and cache counts do, and vary between runs (the threads
+race).
 
 Bad input never stops a run: an unreadable or corrupt file, an unsupported
 size or an illegal move sets the game's ``error`` (naming file and move) and
@@ -58,6 +60,7 @@ from ..kernel.layout import BLACK, MAXPOS
 
 if TYPE_CHECKING:
     from ..core.reader import Reader
+    from ..core.sgfio import Game
 
 CHECK_MODES = (None, "moves", "all")
 COUNTERS = ("probes", "hits", "misses", "stores", "replacements", "collisions")
@@ -119,23 +122,43 @@ def examine(
     failures: list[list] | None = None,
 ) -> int:
     """Read every string with <= 4 liberties; append trace lines; return the
-    number of strings read.  ``failures``: see ``_ask``."""
+    number of strings read.  Without ``failures`` (see ``_ask``) the
+    position's strings are one batch for ``Reader.examine_strings``: with
+    threads, the threads take different strings, each string's attack and
+    then (if it succeeds) its defence on one thread; the lines are those of
+    the serial loop, in its order."""
     names = np.zeros(MAXPOS, np.int32)
     n = kb.list_strings(position.s, 4, names)
-    for pos in names[:n]:
-        pt = position.pt(pos)
-        code, move = _ask(reader, position, "attack", pt, number, failures)
-        trace.append(f"{number} {format_gtp(pt)} attack {code} {format_gtp(move) if code else '-'}")
-        if code:
-            code, move = _ask(reader, position, "defend", pt, number, failures)
-            trace.append(
-                f"{number} {format_gtp(pt)} defend {code} {format_gtp(move) if code else '-'}"
-            )
+    pts = [position.pt(pos) for pos in names[:n]]
+    if failures is not None:
+        for pt in pts:
+            _examine_one(reader, position, number, pt, trace, failures)
+        return n
+    for pt, (attack, defence) in zip(pts, reader.examine_strings(position, pts), strict=True):
+        trace.append(_line(number, pt, "attack", attack))
+        if defence is not None:
+            trace.append(_line(number, pt, "defend", defence))
     return n
 
 
+def _examine_one(reader, position, number, pt, trace, failures):
+    """The serial step: attack the string at ``pt``, defend it if that succeeds."""
+    answer = _ask(reader, position, "attack", pt, number, failures)
+    trace.append(_line(number, pt, "attack", answer))
+    if answer[0]:
+        answer = _ask(reader, position, "defend", pt, number, failures)
+        trace.append(_line(number, pt, "defend", answer))
+
+
+def _line(number, pt, routine, answer):
+    code, move = answer
+    return f"{number} {format_gtp(pt)} {routine} {code} {format_gtp(move) if code else '-'}"
+
+
 # --------------------------------------------------------------- one game
-def _load(path, data):
+def load_job_game(path: str | os.PathLike, data: bytes | None) -> Game:
+    """A job's game: parsed from the bytes read beforehand, or loaded from
+    ``path`` when there are none (so ``load_game`` names the problem)."""
     if data is None:
         return load_game(path)
     return parse_game(data, os.fspath(path))
@@ -168,7 +191,7 @@ def replay_game(
     }
     t0 = time.perf_counter()
     try:
-        game = _load(path, data)
+        game = load_job_game(path, data)
         _ = game.steps  # group the moves now: parsing, not replay
     except SgfError as e:
         out["error"] = str(e)
@@ -237,7 +260,7 @@ def game_job(job: dict[str, Any]) -> dict[str, Any]:
     return g
 
 
-def _read_bytes(path):
+def read_game_bytes(path: str | os.PathLike) -> bytes | None:
     """The file's bytes (through sgfio's limits), or None when it cannot be
     used: ``load_game`` then names the problem in the job."""
     try:
@@ -257,7 +280,13 @@ def make_jobs(
     check = check_mode(check_hashing)
     settings = asdict(read) if read is not None else None
     return [
-        {"path": str(p), "data": _read_bytes(p), "check": check, "read": settings, "until": until}
+        {
+            "path": str(p),
+            "data": read_game_bytes(p),
+            "check": check,
+            "read": settings,
+            "until": until,
+        }
         for p in paths
     ]
 
@@ -365,7 +394,7 @@ def replay_games(
     check = check_mode(check_hashing)
     jobs = make_jobs(paths, check, read, until)
     if dask is None:
-        _announce_compile()
+        announce_compile()
         warm(read)  # here, so that no game's time holds the compiler's
     results = run_jobs(
         game_job,
@@ -380,7 +409,7 @@ def replay_games(
     return report
 
 
-def _announce_compile():
+def announce_compile() -> None:
     """One line on stderr when the kernels are about to be compiled."""
     from .. import kernel
 

@@ -226,3 +226,118 @@ def test_helper_threads_start_once_and_end_with_the_reader():
     while len(helpers()) > before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert len(helpers()) == before
+
+
+# ------------------------------- a position's questions on the threads
+def batch_cases():
+    """Positions of games of every size, at several moves (and one trymove
+    deeper for a few), each with its strings of at most four liberties."""
+    out = []
+    for path, move in CASES:
+        p = position_at(path, move)
+        out.append((p, weak_strings(p, 4)))
+    return out
+
+
+def questions_of(stones):
+    return [(kind, pt) for pt in stones for kind in ("attack", "defend")]
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_read_many_answers_like_a_serial_loop(threads):
+    """The threads take different questions of one position, each on its
+    own board: the answers are the serial loop's, in order, and the
+    position is as it was."""
+    cases = batch_cases()
+    serial = Reader(cache=ReadingCache(8))
+    reader = Reader(threads=threads, cache=ReadingCache(8))
+    asked = 0
+    for p, stones in cases:
+        qs = questions_of(stones)
+        before = (p.hash, p.stackp)
+        loop = [
+            serial.attack(p, pt) if kind == "attack" else serial.find_defense(p, pt)
+            for kind, pt in qs
+        ]
+        assert reader.read_many(p, qs) == loop
+        assert (p.hash, p.stackp) == before
+        assert reader.examine_strings(p, stones) == [
+            (loop[2 * i], loop[2 * i + 1] if loop[2 * i][0] else None) for i in range(len(stones))
+        ]
+        asked += len(qs)
+    assert asked > 300
+    stats = reader.thread_stats()
+    assert all(st["nodes"] > 0 for st in stats), "every thread took questions"
+    assert reader.parallel_reads == 0  # no question was split
+    assert sum(st["marks"] + st["stopped"] for st in stats) == 0
+
+
+def test_read_many_one_trymove_deep_and_on_a_fresh_reader():
+    """Helpers brought to a position inside a trymove (stackp 1) read that
+    position, and a first call starts the helpers."""
+    path, move = CASES[0]
+    p = position_at(path, move)
+    stones = weak_strings(p, 4)
+    mover = None
+    for pt in stones:
+        attack = Reader().attack(p, pt)
+        if attack[0] and attack[1] is not None:
+            mover = (attack[1], 3 - p.color_at(pt))
+            break
+    assert mover is not None
+    assert p.trymove(*mover)
+    stones = [pt for pt in stones if p.color_at(pt)]
+    serial = Reader().read_many(p, questions_of(stones))
+    assert Reader(threads=2).read_many(p, questions_of(stones)) == serial
+    assert p.stackp == 1
+    p.popgo()
+
+
+def test_read_many_with_one_thread_is_the_plain_loop():
+    p, stones = batch_cases()[0]
+    qs = questions_of(stones)
+    loop, batch = Reader(cache=ReadingCache(8)), Reader(cache=ReadingCache(8))
+    answers = [loop.attack(p, pt) if k == "attack" else loop.find_defense(p, pt) for k, pt in qs]
+    assert batch.read_many(p, qs) == answers
+    assert batch.nodes == loop.nodes and batch.cache_counters == loop.cache_counters
+    assert batch.read_many(p, []) == [] and Reader(threads=2).read_many(p, []) == []
+
+
+def test_read_many_refuses_bad_questions_before_reading():
+    p, stones = batch_cases()[0]
+    reader = Reader(threads=2)
+    with pytest.raises(ValueError, match="attack or defend"):
+        reader.read_many(p, [("attack", stones[0]), ("ladder", stones[0])])
+    empty = next(pt for pt in ((r, c) for r in range(19) for c in range(19)) if not p.color_at(pt))
+    with pytest.raises(ValueError, match="empty"):
+        reader.read_many(p, [("attack", stones[0]), ("defend", empty)])
+    assert reader.nodes == 0 and reader._helpers is None
+
+
+def test_read_many_with_a_node_limit_reports_aborted():
+    for q, p in small_problems(4):
+        pt = parse_gtp(q["target"], q["size"])
+        serial = Reader(node_limit=50, cache=ReadingCache(0))
+        alone = serial.attack(p, pt) if q["question"] == "attack" else serial.find_defense(p, pt)
+        assert serial.aborted
+        reader = Reader(threads=2, node_limit=50, cache=ReadingCache(0))  # no cache: same guess
+        qs = [(q["question"], pt), (q["question"], pt)]
+        assert reader.read_many(p, qs) == [alone, alone]
+        assert reader.aborted
+
+
+def test_helpers_of_a_batch_reader_end_with_it():
+    def helpers():
+        return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
+
+    before = len(helpers())
+    p, stones = batch_cases()[0]
+    reader = Reader(threads=3, cache=ReadingCache(4))
+    reader.examine_strings(p, stones)
+    assert len(helpers()) == before + 2
+    del reader
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while len(helpers()) > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(helpers()) == before

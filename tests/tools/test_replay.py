@@ -177,6 +177,46 @@ def test_read_traces_are_identical_across_schemes_and_budgets():
     assert all(t == first for t in traces.values())
 
 
+def games_19():
+    return [p for p in project_games() if "19x19" in p.name]
+
+
+@pytest.mark.parametrize("games, until", [(2, 26), (3, 61)])
+def test_read_traces_are_identical_with_1_2_and_4_threads(games, until):
+    """The threads take different strings of each position (``examine``
+    through ``Reader.examine_strings``): the trace is the serial one, byte
+    for byte, and so are the strings counted."""
+    paths = games_19()[:games]
+    reports, traces = {}, {}
+    for threads in (1, 2, 4):
+        traces[threads] = []
+        reports[threads] = replay_games(
+            paths, read=ReadSettings(threads=threads), trace=traces[threads], until=until
+        )
+    assert len(traces[1]) > 200 * games
+    for threads in (2, 4):
+        assert traces[threads] == traces[1]
+        assert reports[threads]["total"]["results"] == reports[1]["total"]["results"]
+
+
+def test_read_trace_with_threads_via_the_cli_is_identical(tmp_path):
+    """``gogame replay --read --trace`` with 1 and 2 threads: the files are equal."""
+    game = games_19()[0]
+    files = []
+    for threads in (1, 2):
+        out = tmp_path / f"trace{threads}.txt"
+        run = subprocess.run(
+            [sys.executable, "-m", "gogame", "replay", "--read", "--moves", "12"]
+            + ["--threads", str(threads), "--trace", str(out), str(game)],
+            capture_output=True,
+            cwd=ROOT,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        files.append(out.read_bytes())
+    assert files[0] == files[1] and files[0].count(b"\n") > 50
+
+
 # ------------------------------------------------------ hostile files
 def replay(*paths, timeout=120):
     """``gogame replay`` in a process limited to 4 GB of address space, so
@@ -228,12 +268,16 @@ def corrupted_position():
     return pos
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("check, checked", [("moves", False), (None, False), ("all", True)])
-def test_check_hashing_all_checks_inside_reading_and_moves_does_not(check, checked):
+def test_check_hashing_all_checks_inside_reading_and_moves_does_not(check, checked, threads):
+    """With threads too: ``all`` reads the strings one by one (a mismatch
+    names its query), the others through the threads."""
     pos = corrupted_position()
     pos.check_hashing = check is not None
     out, trace = {}, []
-    step = _reading_step(out, pos, ReadSettings(cache_mb=0).reader(9), check, trace)
+    reader = ReadSettings(cache_mb=0, threads=threads).reader(9)
+    step = _reading_step(out, pos, reader, check, trace)
     step(5)
     step.finish()
     # each query that plays a move while checking reports once; a query

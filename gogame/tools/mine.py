@@ -1,0 +1,519 @@
+"""Mine game records for tactical problems on which the answers disagree.
+
+``gogame mine`` (see ``docs/mine.md``).  For every sampled position of each
+game (after every ``every``-th move) and every string with at most four
+liberties, two questions are asked, ``attack`` and ``defend``, of three
+oracles:
+
+* gogame's fast ``Reader`` (code, move and the nodes it read; one reader and
+  cache per game, so a count may be lowered by what earlier questions of the
+  same game stored);
+* GNU Go over GTP (``loadsgf FILE N`` then ``attack``/``defend``), one
+  process per game, when it is installed and not switched off;
+* the ``Prover`` (``proven`` with a code, or ``unknown``: no opinion).
+
+A question is *kept* when two answers disagree (``judge``) or the reader
+needed at least ``BIG_NODES`` nodes.  Each kept question becomes a small SGF
+(setup stones, ``PL``, ``IL`` for a ko point, the question in ``C[]``) and an
+entry of ``index.json``.  Every question also gets a category
+(``categorize``), and agreement with the proven answers is tallied per
+category for the summary.
+
+Jobs: one a game (``mine_job``), run by ``jobs.run_jobs`` in any execution
+mode; a job depends only on its arguments and the files are written by the
+caller (``mine_games``) in game order, so the index is the same in every
+mode.  Bad input never stops a run: a game that cannot be read, or holds an
+illegal move, sets that game's ``error`` (problems found before an illegal
+move are kept); a GNU Go failure sets ``gnugo_error`` and the game goes on
+without GNU Go.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core.coords import Point, format_gtp, format_sgf, parse_gtp
+from ..core.position import Position
+from ..core.sgfio import SgfError, apply_game
+from ..kernel import board as kb
+from ..kernel.layout import BLACK, MAXPOS, WHITE
+from .replay import ReadSettings, announce_compile, load_job_game, read_game_bytes
+
+GNUGO = "/usr/games/gnugo"
+BIG_NODES = 5000
+MAX_LIBS = 4
+QUESTIONS = ("attack", "defend")
+CATEGORIES = ("ko", "snapback", "ladder", "net", "semeai", "edge", "other")
+TALLY_KEYS = (
+    "questions",
+    "kept",
+    "proven",
+    "gogame_agrees",
+    "gogame_exact",
+    "gnugo_asked",
+    "gnugo_proven",
+    "gnugo_agrees",
+    "gnugo_exact",
+    "gogame_gnugo_same",
+)
+WARM_GAME = b"(;SZ[5]AB[bb]AW[cb][bc];B[cc];W[dc];B[bd];W[cd])"
+
+
+@dataclass(frozen=True)
+class MineSettings:
+    """What a mining job asks: every ``every``-th position, the prover's
+    node budget, GNU Go or not, the first ``moves`` moves only (None: all)."""
+
+    every: int = 10
+    prove_nodes: int = 200_000
+    gnugo: bool = True
+    moves: int | None = None
+    cache_mb: float = 8.0
+
+
+def gnugo_installed() -> bool:
+    return os.access(GNUGO, os.X_OK)
+
+
+# ----------------------------------------------------------------- answers
+def _vertex(code: int | None, move: Point | None) -> str | None:
+    """The move of an answer as GTP text: None for a failure (code 0 or
+    none), ``PASS`` for a success that needs no move."""
+    if not code:
+        return None
+    return format_gtp(move)
+
+
+def parse_answer(text: str) -> dict[str, Any]:
+    """GNU Go's ``attack``/``defend`` answer (``0``, ``1 D4``, ``1 PASS``)."""
+    parts = text.split()
+    code = int(parts[0])
+    move = parts[1].upper() if code and len(parts) > 1 else None
+    return {"code": code, "move": move}
+
+
+def consistent(question: str, proven: int, code: int) -> bool:
+    """Whether an answer ``code`` (0..3) agrees with a proven code.  attack:
+    proven 0 (never captured) wants 0; proven c > 0 (captures under c's
+    model; a stronger code is not ruled out) wants 1..c.  defend: proven 1
+    (a move makes it pass-alive) wants 1, proven 0 (lost) wants 0."""
+    if question == "attack":
+        return code == 0 if proven == 0 else 0 < code <= proven
+    return code == proven
+
+
+def judge(question: str, gogame: dict, gnugo: dict | None, proven: dict) -> list[str]:
+    """Why a question is kept (empty: not kept): ``gogame-gnugo`` (codes
+    differ), ``gogame-proven``/``gnugo-proven`` (contradicts the proof),
+    ``nodes`` (the reader needed ``BIG_NODES`` or more)."""
+    reasons = []
+    if gnugo is not None and gnugo["code"] != gogame["code"]:
+        reasons.append("gogame-gnugo")
+    if proven["status"] == "proven":
+        if not consistent(question, proven["code"], gogame["code"]):
+            reasons.append("gogame-proven")
+        if gnugo is not None and not consistent(question, proven["code"], gnugo["code"]):
+            reasons.append("gnugo-proven")
+    if gogame["nodes"] >= BIG_NODES:
+        reasons.append("nodes")
+    return reasons
+
+
+# ------------------------------------------------------------------ GNU Go
+class GnuGo:
+    """One GNU Go process for a job, reused across positions; the game is
+    written to a temporary file for ``loadsgf``."""
+
+    def __init__(self, data: bytes, path: str = GNUGO, timeout: float = 120.0) -> None:
+        from ..gtp.client import GtpClient
+
+        fd, self.file = tempfile.mkstemp(suffix=".sgf", prefix="gogame-mine-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            self.client = GtpClient([path, "--mode", "gtp"], timeout=timeout)
+        except Exception:
+            os.unlink(self.file)
+            raise
+
+    def load(self, move: int) -> None:
+        """The position after move ``move`` (GNU Go stops before ``move + 1``)."""
+        self.client.ask(f"loadsgf {self.file} {move + 1}")
+
+    def ask(self, question: str, vertex: str) -> dict[str, Any]:
+        return parse_answer(self.client.ask(f"{question} {vertex}"))
+
+    def close(self) -> None:
+        self.client.close()
+        os.unlink(self.file)
+
+
+# --------------------------------------------------------------- categories
+def _neighbour_strings(position: Position, pt: Point) -> list[Point]:
+    """One stone of each string of the other colour touching the string at ``pt``."""
+    other = WHITE if position.color_at(pt) == BLACK else BLACK
+    seen, out = set(), []
+    for row, col in position.string_stones(pt):
+        for q in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if 0 <= q[0] < position.size and 0 <= q[1] < position.size:
+                if position.color_at(q) == other and q not in seen:
+                    stones = position.string_stones(q)
+                    seen.update(stones)
+                    out.append(stones[0])
+    return out
+
+
+def is_snapback(line: list[Point | None]) -> bool:
+    """The attack proof's line (attacker first) holds a snapback: the
+    attacker plays again on the point where it played two plies before, so
+    the owner's move in between captured that stone and the attacker
+    recaptures there."""
+    return any(line[i] is not None and line[i] == line[i - 2] for i in range(2, len(line), 2))
+
+
+def _net(position: Position, pt: Point, proof: dict | None) -> bool:
+    """A proven capture whose first move is not a liberty of the target."""
+    if proof is None or not proof["code"] or proof["move"] in (None, "PASS"):
+        return False
+    move = parse_gtp(proof["move"], position.size)
+    return move not in position.findlib(pt)
+
+
+def categorize(position: Position, reader: Any, pt: Point, answers: list[dict], line: list) -> str:
+    """The first rule that holds, in this order: ``ko`` (any answer code is
+    2 or 3), ``snapback`` (the attack proof's line, see ``is_snapback``),
+    ``ladder`` (the reader's ladder_attack captures), ``net`` (a proven
+    capture starting away from the target's liberties), ``semeai`` (a
+    neighbour string of the other colour with at most as many liberties as
+    the target, and at most 4), ``edge`` (a stone on the first line), else
+    ``other``.  ``answers``: the attack and defend question records."""
+    codes = []
+    for a in answers:
+        codes += [a["gogame"]["code"], a["proven"]["code"]]
+        codes.append(a["gnugo"]["code"] if a["gnugo"] else None)
+    if any(c in (2, 3) for c in codes):
+        return "ko"
+    attack_proof = answers[0]["proven"] if answers[0]["proven"]["status"] == "proven" else None
+    if attack_proof and attack_proof["code"] and is_snapback(line):
+        return "snapback"
+    if reader.ladder_attack(position, pt)[0]:
+        return "ladder"
+    if _net(position, pt, attack_proof):
+        return "net"
+    libs = position.countlib(pt)
+    if any(position.countlib(q) <= min(libs, MAX_LIBS) for q in _neighbour_strings(position, pt)):
+        return "semeai"
+    last = position.size - 1
+    if any(r in (0, last) or c in (0, last) for r, c in position.string_stones(pt)):
+        return "edge"
+    return "other"
+
+
+# ------------------------------------------------------------------- SGF out
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def position_sgf(position: Position, to_move: int, comment: str) -> str:
+    """The position as setup stones (``AB``/``AW``), ``PL`` the colour to
+    move, ``IL`` the ko point if any, and ``comment`` in ``C[]``."""
+    size = position.size
+    stones = sorted(position.stones().items())
+    parts = [f"(;GM[1]FF[4]SZ[{size}]PL[{'B' if to_move == BLACK else 'W'}]"]
+    for prop, color in (("AB", BLACK), ("AW", WHITE)):
+        points = [format_sgf(p, size) for p, c in stones if c == color]
+        if points:
+            parts.append(prop + "".join(f"[{p}]" for p in points))
+    if position.ko is not None:
+        parts.append(f"IL[{format_sgf(position.ko, size)}]")
+    parts.append(f"C[{_escape(comment)}])\n")
+    return "".join(parts)
+
+
+# -------------------------------------------------------------- one game
+class _Miner:
+    """The oracles of one game and the ``after_move`` step that asks them."""
+
+    def __init__(self, game: Any, settings: MineSettings, data: bytes | None, out: dict) -> None:
+        from ..core.prover import Prover
+
+        self.settings, self.out, self.path = settings, out, game.path
+        self.position = Position(game.size)
+        self.reader = ReadSettings(cache_mb=settings.cache_mb).reader(game.size)
+        self.prover = Prover(max_nodes=settings.prove_nodes)
+        # the colour to move after move n: move n + 1's, else the other one
+        moves = game.moves
+        self.to_move = {m[3]: 3 - m[2] for m in moves}
+        self.to_move.update({a[3]: b[2] for a, b in zip(moves, moves[1:], strict=False)})
+        self.gnugo = None
+        if settings.gnugo and data is not None:
+            try:
+                self.gnugo = GnuGo(data)
+            except Exception as e:  # EngineError, OSError: go on without it
+                out["gnugo_error"] = f"{game.path}: GNU Go: {e}"
+
+    def _gnugo_failed(self, e: Exception) -> None:
+        self.out["gnugo_error"] = f"{self.path}: GNU Go: {e}"
+        self.close()
+
+    def close(self) -> None:
+        if self.gnugo is not None:
+            gnugo, self.gnugo = self.gnugo, None
+            try:
+                gnugo.close()
+            except Exception:
+                pass
+
+    def after(self, number: int) -> None:
+        if number % self.settings.every:
+            return
+        self.out["positions"] += 1
+        if self.gnugo is not None:
+            try:
+                self.gnugo.load(number)
+            except Exception as e:
+                self._gnugo_failed(e)
+        names = np.zeros(MAXPOS, np.int32)
+        n = kb.list_strings(self.position.s, MAX_LIBS, names)
+        to_move = self.to_move.get(number, BLACK)
+        for p in names[:n]:
+            for r in self._string(number, self.position.pt(p)):
+                if r["reasons"]:
+                    question = f"{r['question']} {r['vertex']}"
+                    r["sgf"] = position_sgf(self.position, to_move, question)
+                    self.out["problems"].append(r)
+
+    def _ask(self, question: str, pt: Point, number: int) -> dict:
+        """The three answers to one question, as an index record (no file yet)."""
+        vertex = format_gtp(pt)
+        before = self.reader.nodes
+        ask = self.reader.attack if question == "attack" else self.reader.find_defense
+        code, move = ask(self.position, pt)
+        gogame = {"code": code, "move": _vertex(code, move), "nodes": self.reader.nodes - before}
+        gnugo = None
+        if self.gnugo is not None:
+            try:
+                gnugo = self.gnugo.ask(question, vertex)
+            except Exception as e:
+                self._gnugo_failed(e)
+        proof = getattr(self.prover, question)(self.position, pt)
+        proven = {
+            "status": proof.status,
+            "code": proof.code,
+            "move": _vertex(proof.code, proof.move),
+        }
+        return {
+            "source": {"game": self.path, "move": number},
+            "vertex": vertex,
+            "question": question,
+            "proven": proven,
+            "gogame": gogame,
+            "gnugo": gnugo,
+            "nodes": proof.nodes,
+            "line": [format_gtp(p) for p in proof.line],
+        }
+
+    def _string(self, number: int, pt: Point) -> list[dict]:
+        """Both questions on the string at ``pt``, judged, categorized, tallied."""
+        records = [self._ask(q, pt, number) for q in QUESTIONS]
+        line = [parse_gtp(v, self.position.size) for v in records[0]["line"]]
+        category = categorize(self.position, self.reader, pt, records, line)
+        tally = self.out["tally"].setdefault(category, dict.fromkeys(TALLY_KEYS, 0))
+        for r in records:
+            r["category"] = category
+            r["reasons"] = judge(r["question"], r["gogame"], r["gnugo"], r["proven"])
+            _count(tally, r)
+            del r["line"]
+        self.out["questions"] += len(records)
+        return records
+
+
+def _count(tally: dict, r: dict) -> None:
+    """Add one question to a category's tally."""
+    proven, gnugo, question = r["proven"], r["gnugo"], r["question"]
+    tally["questions"] += 1
+    tally["kept"] += bool(r["reasons"])
+    if proven["status"] == "proven":
+        tally["proven"] += 1
+        tally["gogame_agrees"] += consistent(question, proven["code"], r["gogame"]["code"])
+        tally["gogame_exact"] += proven["code"] == r["gogame"]["code"]
+    if gnugo is not None:
+        tally["gnugo_asked"] += 1
+        tally["gogame_gnugo_same"] += gnugo["code"] == r["gogame"]["code"]
+        if proven["status"] == "proven":
+            tally["gnugo_proven"] += 1
+            tally["gnugo_agrees"] += consistent(question, proven["code"], gnugo["code"])
+            tally["gnugo_exact"] += proven["code"] == gnugo["code"]
+
+
+def mine_job(job: dict[str, Any]) -> dict[str, Any]:
+    """One game as a picklable job (see ``make_jobs``): counts, the kept
+    problems (each with its SGF text) and the per-category tallies."""
+    settings = MineSettings(**job["settings"])
+    out = {
+        "file": job["path"],
+        "size": None,
+        "moves": 0,
+        "positions": 0,
+        "questions": 0,
+        "problems": [],
+        "tally": {},
+        "error": None,
+        "gnugo_error": None,
+        "seconds": 0.0,
+    }
+    t0 = time.perf_counter()
+    try:
+        game = load_job_game(job["path"], job["data"])
+    except SgfError as e:
+        out["error"] = str(e)
+        return out
+    out["size"] = game.size
+    miner = _Miner(game, settings, job["data"], out)
+    until = None if settings.moves is None else settings.moves + 1
+    try:
+        apply_game(game, miner.position, until, after_move=miner.after)
+    except ValueError as e:  # SgfError: an illegal move; what came before is kept
+        out["error"] = str(e)
+    finally:
+        miner.close()
+    out["moves"] = len(miner.position.moves())
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def make_jobs(paths: Iterable[str | os.PathLike], settings: MineSettings) -> list[dict[str, Any]]:
+    """One job a game; the files are read here (see ``replay.make_jobs``)."""
+    return [
+        {"path": str(p), "data": read_game_bytes(p), "settings": asdict(settings)} for p in paths
+    ]
+
+
+def warm() -> None:
+    """Mine a tiny game here, so that the kernels are compiled (or loaded)
+    once before any game is timed or worker processes start."""
+    settings = MineSettings(every=1, prove_nodes=1000, gnugo=False)
+    mine_job({"path": "<warm-up>", "data": WARM_GAME, "settings": asdict(settings)})
+
+
+# ----------------------------------------------------------------- merging
+def _file_name(record: dict, used: set[str]) -> str:
+    """``<game>-m<move>-<vertex>-<question>.sgf``, made unique in ``used``."""
+    stem = os.path.splitext(os.path.basename(record["source"]["game"]))[0]
+    base = f"{stem}-m{record['source']['move']:03d}-{record['vertex']}-{record['question']}"
+    name, k = f"{base}.sgf", 1
+    while name in used:
+        k += 1
+        name = f"{base}-{k}.sgf"
+    used.add(name)
+    return name
+
+
+def _empty_tally() -> dict[str, int]:
+    return dict.fromkeys(TALLY_KEYS, 0)
+
+
+def merge(results: Iterable[dict[str, Any]]) -> tuple[list[dict], dict[str, Any]]:
+    """(index, summary) from ``mine_job`` results in game order.  Each index
+    entry keeps its ``sgf`` text (``mine_games`` writes and drops it)."""
+    results = list(results)
+    index, used = [], set()
+    agreement = {"all": _empty_tally(), **{c: _empty_tally() for c in CATEGORIES}}
+    for g in results:
+        for r in g["problems"]:
+            index.append({"file": _file_name(r, used), **r})
+        for category, tally in g["tally"].items():
+            for key, value in tally.items():
+                agreement[category][key] += value
+                agreement["all"][key] += value
+    summary = {
+        "games": len(results),
+        "positions": sum(g["positions"] for g in results),
+        "questions": sum(g["questions"] for g in results),
+        "kept": len(index),
+        "by_category": {c: agreement[c]["kept"] for c in CATEGORIES},
+        "agreement": agreement,
+        "errors": [g["error"] for g in results if g["error"]],
+        "gnugo_errors": [g["gnugo_error"] for g in results if g["gnugo_error"]],
+        "seconds": sum(g["seconds"] for g in results),
+    }
+    return index, summary
+
+
+def write_corpus(index: list[dict], out_dir: str | os.PathLike) -> None:
+    """Each entry's SGF under ``out_dir`` (its ``sgf`` text removed from the
+    entry), then ``out_dir/index.json``.  Files already there are kept
+    unless overwritten."""
+    os.makedirs(out_dir, exist_ok=True)
+    for entry in index:
+        with open(os.path.join(out_dir, entry["file"]), "w") as f:
+            f.write(entry.pop("sgf"))
+    with open(os.path.join(out_dir, "index.json"), "w") as f:
+        json.dump(index, f, indent=1)
+        f.write("\n")
+
+
+def mine_games(
+    paths: Iterable[str | os.PathLike],
+    out_dir: str | os.PathLike,
+    settings: MineSettings = MineSettings(),
+    workers: int = 1,
+    dask: str | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Mine every game, one job a game in the chosen execution mode, write
+    the corpus and return the summary (the same in every mode but the
+    timings).  ``jobs.ExecutionError`` when Dask cannot be used."""
+    from .jobs import run_jobs
+
+    t0 = time.perf_counter()
+    jobs = make_jobs(paths, settings)
+    if dask is None:
+        announce_compile()
+        warm()
+    results = run_jobs(
+        mine_job, jobs, workers, dask, progress, warm=warm if dask is not None else None
+    )
+    index, summary = merge(results)
+    write_corpus(index, out_dir)
+    summary.update(
+        out=str(out_dir),
+        gnugo=settings.gnugo,
+        every=settings.every,
+        prove_nodes=settings.prove_nodes,
+        wall_seconds=time.perf_counter() - t0,
+    )
+    return summary
+
+
+def _share(agree: int, total: int) -> str:
+    return f"{agree}/{total} ({100 * agree / total:.0f} %)" if total else "-"
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A few lines: totals, then one line a category with what was kept and
+    how often gogame and GNU Go agree with the proven answers."""
+    s = summary
+    lines = [
+        f"mined {s['games']} games: {s['positions']} positions, {s['questions']} questions, "
+        f"{s['kept']} kept in {s['out']} ({s['wall_seconds']:.1f} s wall)",
+        f"{'category':9} {'questions':>9} {'kept':>5} {'proven':>6}  "
+        f"{'gogame = proof':>16}  {'GNU Go = proof':>16}  {'gogame = GNU Go':>16}",
+    ]
+    for category in ("all", *CATEGORIES):
+        t = s["agreement"][category]
+        lines.append(
+            f"{category:9} {t['questions']:9d} {t['kept']:5d} {t['proven']:6d}  "
+            f"{_share(t['gogame_agrees'], t['proven']):>16}  "
+            f"{_share(t['gnugo_agrees'], t['gnugo_proven']):>16}  "
+            f"{_share(t['gogame_gnugo_same'], t['gnugo_asked']):>16}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,272 @@
+"""``gogame mine`` (gogame.tools.mine): the judging rules, the index and its
+SGFs on a real game, kept and not-kept questions with GNU Go replaced by
+known answers, ``--no-gnugo``, execution modes, bad input, and the corpus
+in tests/data/problems/."""
+
+import json
+import os
+
+import pytest
+from sgfmill import sgf
+
+from gogame import cli
+from gogame.core.position import Position
+from gogame.core.reader import Reader
+from gogame.core.sgfio import apply_game, load_game
+from gogame.tools import mine
+from tests.helpers.gnugo import needs_gnugo
+from tests.helpers.paths import ROOT
+
+GAME = ROOT / "sgf" / "gnugo-l1-9x9-s101.sgf"
+GAME2 = ROOT / "sgf" / "gnugo-l1-9x9-s102.sgf"
+CORPUS = ROOT / "tests" / "data" / "problems"
+ENTRY_KEYS = {
+    "file",
+    "source",
+    "vertex",
+    "question",
+    "proven",
+    "gogame",
+    "gnugo",
+    "nodes",
+    "category",
+    "reasons",
+}
+
+
+def answer(code, move=None, nodes=0):
+    return {"code": code, "move": move, "nodes": nodes}
+
+
+PROVEN = {"status": "proven", "code": 1, "move": "D4"}
+UNKNOWN = {"status": "unknown", "code": None, "move": None}
+
+
+# ------------------------------------------------------------- the rules
+def test_consistent_follows_the_proof_codes():
+    assert mine.consistent("attack", 0, 0) and not mine.consistent("attack", 0, 1)
+    assert mine.consistent("attack", 2, 1) and mine.consistent("attack", 2, 2)
+    assert not mine.consistent("attack", 2, 3) and not mine.consistent("attack", 1, 0)
+    assert mine.consistent("defend", 1, 1) and not mine.consistent("defend", 1, 2)
+    assert mine.consistent("defend", 0, 0) and not mine.consistent("defend", 0, 1)
+
+
+def test_judge_keeps_disagreements_and_big_reads_only():
+    assert mine.judge("attack", answer(1, "D4"), answer(1, "E4"), PROVEN) == []
+    assert mine.judge("attack", answer(1), answer(2), UNKNOWN) == ["gogame-gnugo"]
+    assert mine.judge("attack", answer(0), None, PROVEN) == ["gogame-proven"]
+    assert mine.judge("attack", answer(1), answer(0), PROVEN) == ["gogame-gnugo", "gnugo-proven"]
+    assert mine.judge("attack", answer(0, nodes=4999), answer(0), UNKNOWN) == []
+    assert mine.judge("attack", answer(0, nodes=5000), answer(0), UNKNOWN) == ["nodes"]
+
+
+def test_snapback_rule_reads_the_proof_line():
+    assert mine.is_snapback([(1, 1), (1, 2), (1, 1)])
+    assert not mine.is_snapback([(1, 1), (1, 2), (2, 2)])
+    assert not mine.is_snapback([(1, 1), None, (3, 3), (1, 1)])
+
+
+def test_position_sgf_holds_setup_turn_ko_and_question(tmp_path):
+    pos = Position(5)
+    for pt, color in (
+        ((2, 1), "b"),
+        ((1, 3), "w"),
+        ((1, 2), "b"),
+        ((3, 3), "w"),
+        ((3, 2), "b"),
+        ((2, 4), "w"),
+        ((2, 2), "w"),
+        ((2, 3), "b"),  # takes the stone on C3: a ko
+    ):
+        pos.play(pt, color)
+    assert pos.ko == (2, 2)
+    text = mine.position_sgf(pos, mine.WHITE, "attack D3")
+    path = tmp_path / "p.sgf"
+    path.write_text(text)
+    back = Position(5)
+    assert apply_game(load_game(path), back) == mine.WHITE
+    assert back.stones() == pos.stones() and back.ko == (2, 2)
+    assert sgf.Sgf_game.from_bytes(text.encode()).get_root().get("C") == "attack D3"
+
+
+# ------------------------------------------------------ GNU Go stand-ins
+class EchoGnuGo:
+    """Answers as gogame's reader does on the same game and move: agrees."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def load(self, move):
+        from gogame.core.sgfio import parse_game
+
+        game = parse_game(self.data)
+        self.pos = Position(game.size)
+        apply_game(game, self.pos, move + 1)
+        self.reader = Reader()
+
+    def ask(self, question, vertex):
+        read = self.reader.attack if question == "attack" else self.reader.find_defense
+        code, move = read(self.pos, vertex)
+        return {"code": code, "move": mine._vertex(code, move)}
+
+    def close(self):
+        pass
+
+
+class ZeroGnuGo(EchoGnuGo):
+    """Says every attack fails (code 0)."""
+
+    def ask(self, question, vertex):
+        return {"code": 0, "move": None} if question == "attack" else super().ask(question, vertex)
+
+
+SMALL = mine.MineSettings(every=10, moves=40)
+
+
+def run(tmp_path, monkeypatch, fake, name, paths=(GAME,), settings=SMALL, workers=1):
+    if fake is not None:
+        monkeypatch.setattr(mine, "GnuGo", fake)
+    out = tmp_path / name
+    summary = mine.mine_games(list(paths), out, settings, workers=workers)
+    return summary, json.loads((out / "index.json").read_text()), out
+
+
+@pytest.fixture(scope="module")
+def mined(tmp_path_factory):
+    """The first 40 moves of a 9x9 game, every 10th position, GNU Go
+    replaced by one that says every attack fails."""
+    tmp = tmp_path_factory.mktemp("mined")
+    with pytest.MonkeyPatch.context() as mp:
+        return run(tmp, mp, ZeroGnuGo, "zero")
+
+
+def test_index_is_well_formed(mined):
+    summary, index, out = mined
+    assert summary["games"] == 1 and summary["positions"] == 4 and not summary["errors"]
+    assert summary["kept"] == len(index) > 0
+    assert sum(summary["by_category"].values()) == len(index)
+    assert summary["agreement"]["all"]["questions"] == summary["questions"] > len(index)
+    for e in index:
+        assert set(e) == ENTRY_KEYS
+        assert (out / e["file"]).is_file()
+        assert e["source"]["game"] == str(GAME) and e["source"]["move"] % 10 == 0
+        assert e["question"] in mine.QUESTIONS and e["category"] in mine.CATEGORIES
+        assert e["proven"]["status"] in ("proven", "unknown")
+        assert set(e["gogame"]) == {"code", "move", "nodes"} and set(e["gnugo"]) == {"code", "move"}
+        assert e["reasons"] and isinstance(e["nodes"], int)
+    assert len({e["file"] for e in index}) == len(index)
+
+
+def test_every_sgf_reproduces_position_and_question(mined):
+    _, index, out = mined
+    for e in index:
+        problem = load_game(out / e["file"])
+        pos = Position(problem.size)
+        to_move = apply_game(problem, pos)
+        game = load_game(GAME)
+        orig = Position(game.size)
+        expected_to_move = apply_game(game, orig, e["source"]["move"] + 1)
+        assert pos.stones() == orig.stones() and pos.ko == orig.ko
+        assert to_move == expected_to_move
+        root = sgf.Sgf_game.from_bytes((out / e["file"]).read_bytes()).get_root()
+        assert root.get("C") == f"{e['question']} {e['vertex']}"
+        assert pos.color_at(e["vertex"]) != 0 and pos.countlib(e["vertex"]) <= 4
+
+
+def test_disagreement_kept_agreement_not(tmp_path, monkeypatch, mined):
+    _, zero, _ = mined
+    summary, echo, _ = run(tmp_path, monkeypatch, EchoGnuGo, "echo")
+    agree = summary["agreement"]["all"]
+    assert agree["gogame_gnugo_same"] == agree["gnugo_asked"] == summary["questions"]
+    assert all("gogame-gnugo" not in e["reasons"] for e in echo)
+    # every question GNU Go now contradicts is kept, and only those more
+    disputed = {(e["source"]["move"], e["vertex"], e["question"]) for e in zero}
+    for e in zero:
+        if "gogame-gnugo" in e["reasons"]:
+            assert e["question"] == "attack" and e["gogame"]["code"] != 0
+    assert {(e["source"]["move"], e["vertex"], e["question"]) for e in echo} <= disputed
+    assert len(echo) < len(zero)
+
+
+def test_no_gnugo_runs_without_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(mine, "GNUGO", str(tmp_path / "no-gnugo"))
+    args = ["mine", str(GAME), "--moves", "40", "--every", "10", "--json"]
+    assert cli.main([*args, "--out", str(tmp_path / "a"), "--no-gnugo"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["gnugo"] is False and summary["agreement"]["all"]["gnugo_asked"] == 0
+    assert cli.main([*args, "--out", str(tmp_path / "b")]) == 0  # GNU Go missing: same
+    assert json.loads(capsys.readouterr().out)["gnugo"] is False
+    index = json.loads((tmp_path / "a" / "index.json").read_text())
+    assert all(e["gnugo"] is None for e in index)
+
+
+@pytest.mark.slow
+def test_workers_give_the_same_index(tmp_path, monkeypatch):
+    settings = mine.MineSettings(every=5, moves=30, gnugo=False)
+    paths = (GAME, GAME2)
+    one, index1, _ = run(tmp_path, monkeypatch, None, "w1", paths, settings)
+    two, index2, _ = run(tmp_path, monkeypatch, None, "w2", paths, settings, workers=2)
+    assert index1 == index2
+    drop = {"seconds", "wall_seconds", "out"}
+    assert {k: v for k, v in one.items() if k not in drop} == {
+        k: v for k, v in two.items() if k not in drop
+    }
+
+
+# -------------------------------------------------------------- bad input
+def test_bad_game_is_reported_and_the_others_run(tmp_path, capsys):
+    bad = tmp_path / "illegal.sgf"
+    bad.write_bytes(b"(;SZ[9];B[ee];W[cc];B[ee])")
+    missing = tmp_path / "missing.sgf"
+    out = tmp_path / "out"
+    args = ["mine", str(missing), str(bad), str(GAME), "--moves", "20", "--no-gnugo"]
+    assert cli.main([*args, "--out", str(out), "--json"]) == 1
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["games"] == 3 and len(summary["errors"]) == 2 and summary["positions"] == 2
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2 and "missing.sgf" in errors[0] and "move 3" in errors[1]
+
+
+@pytest.mark.parametrize(
+    "extra", [["--every", "0"], ["--prove-nodes", "x"], ["--workers", "2", "--dask", "x:1"], []]
+)
+def test_bad_options_exit_2(tmp_path, capsys, extra):
+    args = ["mine", str(GAME), *extra]
+    if extra:
+        args += ["--out", str(tmp_path)]
+    with pytest.raises(SystemExit) as e:
+        cli.main(args)
+    assert e.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()[-1]) > 0
+
+
+def test_out_must_be_a_folder(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    assert cli.main(["mine", str(GAME), "--out", str(tmp_path / "file")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+# ----------------------------------------------------------------- GNU Go
+@needs_gnugo
+def test_gnugo_answers_every_question(tmp_path, monkeypatch):
+    summary, index, _ = run(tmp_path, monkeypatch, None, "g", settings=mine.MineSettings(every=5))
+    assert not summary["gnugo_errors"] and not summary["errors"]
+    agree = summary["agreement"]["all"]
+    assert agree["gnugo_asked"] == summary["questions"] > 100
+    assert agree["gogame_gnugo_same"] > 0.9 * agree["gnugo_asked"]
+    assert all(e["gnugo"] is not None for e in index)
+
+
+# ----------------------------------------------------------------- corpus
+def test_corpus_entries_load_and_name_a_string():
+    index = json.loads((CORPUS / "index.json").read_text())
+    assert len(index) > 0
+    assert {p.name for p in CORPUS.glob("*.sgf")} == {e["file"] for e in index}
+    for e in index:
+        assert set(e) == ENTRY_KEYS and e["category"] in mine.CATEGORIES
+        assert e["source"]["game"].startswith("sgf/")
+        pos = Position(load_game(CORPUS / e["file"]).size)
+        apply_game(load_game(CORPUS / e["file"]), pos)
+        assert pos.countlib(e["vertex"]) <= 4
+    assert os.path.getsize(CORPUS / "index.json") < 2_000_000
