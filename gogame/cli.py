@@ -203,8 +203,10 @@ def _add_warmup(sub):
 
 
 def _add_bench(sub):
-    p = sub.add_parser("bench", help="benchmarks (not tests): board, cache, threads, startup")
-    p.add_argument("what", choices=["board", "cache", "threads", "startup"])
+    p = sub.add_parser(
+        "bench", help="benchmarks (not tests): board, cache, threads, playouts, startup"
+    )
+    p.add_argument("what", choices=["board", "cache", "threads", "playouts", "startup"])
     p.add_argument(
         "--threads",
         type=_thread_list,
@@ -223,7 +225,7 @@ def _add_bench(sub):
         "--runs",
         type=_positive,
         default=1,
-        help="threads, startup: runs per figure, the median kept (default 1)",
+        help="threads, playouts, startup: runs per figure, the median kept (default 1)",
     )
     p.add_argument(
         "--cache-mb",

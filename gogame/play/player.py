@@ -17,11 +17,15 @@ prior visits excluded), the principal variations and the ownership counts.
   just passed and the ownership estimate says we win, or when every empty
   point is settled and the best move lies in our own area (no move gains);
   in ``cleanup`` mode never pass while opponent stones we own remain;
+* positional superko: ``forbid(pt)``, given by the session, names the moves
+  that would repeat an earlier board; they are left out of the root (the
+  tree below may still play them) and so are never chosen;
 * resign only when the best win rate is below ``resign_rate`` after at least
   ``resign_playouts`` playouts.
 
 Points are (row, col); a pass is None and a resignation the string
-``"resign"``.  Not done: pondering, tree reuse between moves, superko.
+``"resign"``.  Not done: pondering, tree reuse between moves, superko
+inside the tree.
 """
 
 from __future__ import annotations
@@ -155,15 +159,19 @@ class Player:
         progress: Callable[[SearchResult], object] | None = None,
         progress_every: float | None = None,
         decide: bool = True,
+        forbid: Callable[[Point], bool] | None = None,
     ) -> SearchResult:
         """Grow a tree for ``color`` to move; see the module docstring.
 
+        ``forbid(pt)`` True leaves the root move ``pt`` out (superko);
         ``priors``: {kernel point: (visits, win rate)} added to root moves;
         ``progress(result)`` is called every ``progress_every`` seconds;
         ``decide`` stops early once the best move cannot be overtaken."""
         size = position.size
         self._reset(size, color, position.pos(last) if last is not None else PASS, True)
         kp.expand(position.s, self.links, self.stats, self.meta, 0, color)
+        if forbid is not None:
+            self._prune_root(position, forbid)
         self._add_priors(priors or {})
         chunk = 256 if size <= 9 else 96 if size <= 13 else 48
         start = time.perf_counter()
@@ -204,6 +212,19 @@ class Player:
             return np.zeros(0)
         st = self.stats[kids.start : kids.stop]
         return st[:, kp.S_N] - st[:, kp.S_PN]
+
+    def _prune_root(self, position, forbid):
+        """Drop the root's children whose move ``forbid`` rejects; called
+        right after the root is expanded, when no child has children."""
+        kids = self._children(0)
+        keep = [c for c in kids if not forbid(position.pt(int(self.links[c, 0])))]
+        if len(keep) == len(kids):
+            return
+        first = kids.start
+        self.links[first : first + len(keep)] = self.links[keep]
+        self.stats[first : first + len(keep)] = self.stats[keep]
+        self.links[0, 2] = len(keep)
+        self.meta[kp.M_NODES] = first + len(keep)
 
     def _add_priors(self, priors):
         for c in self._children(0):
@@ -292,13 +313,25 @@ class Player:
         opponent_passed: bool = False,
         last: Vertex = None,
         max_playouts: int | None = None,
+        forbid: Callable[[Point], bool] | None = None,
     ) -> Decision:
-        """A ``Decision`` for ``color`` (see the module docstring)."""
+        """A ``Decision`` for ``color`` (see the module docstring);
+        ``forbid``: the moves that superko forbids (see ``search``)."""
         if not any_move(position, color):
             return Decision(None, "no move but own eyes")
         urgent = []
         priors = tactical_priors(position, color, reader, urgent=urgent) if reader else {}
-        res = self.search(position, color, komi, last, seconds, should_stop, priors, max_playouts)
+        res = self.search(
+            position,
+            color,
+            komi,
+            last,
+            seconds,
+            should_stop,
+            priors,
+            max_playouts,
+            forbid=forbid,
+        )
         if not res.moves:
             return Decision(None, "no move", res)
         min_playouts = 1500 if position.size <= 9 else 800

@@ -25,6 +25,16 @@ handicap, clear, boardsize, loadsgf).  ``result`` is the known result (set
 by a resignation, or by ``final_score`` after two passes; cleared by any
 change).
 
+Positional superko, for our own moves only: the session keeps the key
+(``board_key``: the stones, neither the ko point nor the side to move) of
+every board the game has had, kept in step by ``changed`` after play, undo,
+handicap, clear_board, boardsize and loadsgf (``seen_boards``).  ``genmove``
+(reg_genmove and kgs-genmove_cleanup too) never returns a move whose board
+repeats one of them: the player leaves such moves out of its search's root,
+and a choice that still repeats (``superko_checked``) gives way to the next
+root move that does not, else to a pass.  ``play`` judges only by the
+simple-ko rule: the controller is the referee (as with GNU Go).
+
 ``loadsgf`` reads the file with ``sgfio`` (``load_game`` / ``apply_game``,
 the loader ``gogame replay`` uses too), which follows GNU Go 3.8's
 ``loadsgf``: properties in file order, ``until`` as a move number or vertex,
@@ -34,6 +44,7 @@ for the komi (kept when the file has none); see its docstring.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -49,7 +60,8 @@ from ..core.position import (
     parse_color,
 )
 from ..core.sgfio import SgfError, apply_game, load_game
-from ..kernel.layout import BLACK, EMPTY, WHITE
+from ..kernel.layout import BLACK, EMPTY, H_KO, PASS, WHITE
+from ..kernel.zobrist import KO_KEY
 from .clock import Clock
 
 if TYPE_CHECKING:
@@ -74,6 +86,8 @@ __all__ = [
     "color_word",
     "board_text",
     "fixed_handicap_points",
+    "board_key",
+    "board_keys",
 ]
 
 COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
@@ -127,6 +141,10 @@ class Engine:
         self.autosave = None
         self.clock = Clock()
         self._player = None
+        self._keys: list[tuple[int, int]] = []  # board_key after each history event
+        self._keys_of: Position | None = None  # the position they belong to
+        self._boards: set[tuple[int, int]] = set()
+        self.seen_boards()
 
     # ----------------------------------------------------------- settings
     def _new_position(self, size):
@@ -193,9 +211,51 @@ class Engine:
         self.changed()
 
     def changed(self) -> None:
-        """The game changed: forget the result, rewrite the autosave file."""
+        """The game changed: forget the result, bring the superko set up to
+        date, rewrite the autosave file."""
         self.result = None
+        if not self.position.stackp:
+            self.seen_boards()
         self.save()
+
+    def seen_boards(self) -> set[tuple[int, int]]:
+        """The ``board_key`` of every board the game has had, the current one
+        included (positional superko).  One new history event appends its
+        key; an undo truncates; anything else (a new position, a history
+        that no longer matches) replays the history (``board_keys``).
+        Inside a trymove it answers the set as it was."""
+        pos = self.position
+        if pos.stackp and self._keys_of is pos:
+            return self._boards
+        n = len(pos.history) + 1
+        keys = self._keys
+        if self._keys_of is pos and len(keys) == n - 1:
+            keys.append(board_key(pos))
+            self._boards.add(keys[-1])
+        elif self._keys_of is pos and len(keys) > n:
+            del keys[n:]
+            self._boards = set(keys)
+        if self._keys_of is not pos or len(keys) != n or keys[-1] != board_key(pos):
+            self._keys = board_keys(pos)
+            self._keys_of = pos
+            self._boards = set(self._keys)
+        return self._boards
+
+    def superko_ok(self, color: Color, pt: Vertex, boards: set | None = None) -> bool:
+        """Whether ``color`` may play ``pt`` under positional superko: a
+        pass always; a point when it is legal and its board (after captures)
+        is not in ``boards`` (default: ``seen_boards()``).  Depth 0 only."""
+        if pt is None:
+            return True
+        pos = self.position
+        if boards is None:
+            boards = self.seen_boards()
+        if not pos.trymove(pt, parse_color(color)):
+            return False
+        try:
+            return board_key(pos) not in boards
+        finally:
+            pos.popgo()
 
     def save(self) -> None:
         if self.autosave:
@@ -348,6 +408,7 @@ class Engine:
         start = time.perf_counter()
         budget = self.clock.budget(color, self._empty_points()) if seconds is None else seconds
         last = self.last_move()
+        boards = self.seen_boards()
         decision = self.player.genmove(
             self.position,
             color,
@@ -358,7 +419,9 @@ class Engine:
             cleanup=cleanup,
             opponent_passed=last is not None and last[0] is None and last[1] != color,
             last=last[0] if last else None,
+            forbid=lambda pt: not self.superko_ok(color, pt, boards),
         )
+        decision = self.superko_checked(decision, color, boards)
         if commit:
             self.clock.spend(color, time.perf_counter() - start)
             if decision.move == "resign":
@@ -367,6 +430,24 @@ class Engine:
             else:
                 self.play(color, decision.move)
         return decision
+
+    def superko_checked(
+        self, decision: Decision, color: int, boards: set | None = None
+    ) -> Decision:
+        """``decision``, or, when its move would repeat a board, the first
+        move of its search result (most visited first) that does not, else
+        a pass."""
+        move = decision.move
+        if move == "resign" or self.superko_ok(color, move, boards):
+            return decision
+        name = coords.format_gtp(move)
+        res = decision.result
+        for m in res.moves if res is not None else ():
+            if m.move is not None and self.superko_ok(color, m.move, boards):
+                why = f"positional superko: {name} repeats a board; next best"
+                return dataclasses.replace(decision, move=m.move, reason=why)
+        why = f"positional superko: {name} repeats a board; no other move"
+        return dataclasses.replace(decision, move=None, reason=why)
 
     def _empty_points(self):
         return self.size * self.size - len(self.position.stones())
@@ -543,6 +624,40 @@ class Engine:
 
 
 # ---------------------------------------------------------------- helpers
+def board_key(position: Position) -> tuple[int, int]:
+    """The whole-board key for positional superko: the two hash words with
+    the ko point's key XORed back out, so only the stones count (the side
+    to move is never hashed)."""
+    h0, h1 = position.hash
+    ko = int(position.s[H_KO])
+    if ko != PASS:
+        h0 ^= int(position.keys[0, KO_KEY, ko])
+        h1 ^= int(position.keys[1, KO_KEY, ko])
+    return h0, h1
+
+
+def board_keys(position: Position) -> list[tuple[int, int]]:
+    """``board_key`` of the empty board and after each event of
+    ``position.history`` (a move, setup stones, a ko point), replayed on a
+    scratch Position.  Should the replay fail, the current board's key
+    fills the list up to one key an event and one more."""
+    scratch = Position(position.size)
+    keys = [board_key(scratch)]
+    try:
+        for ev in position.history:
+            if ev[0] == "move":
+                scratch.play(scratch.pt(ev[1]), ev[2])
+            elif ev[0] == "setup":
+                scratch.setup({scratch.pt(p): c for p, c in ev[1]})
+            else:
+                scratch.set_ko(scratch.pt(ev[1]))
+            keys.append(board_key(scratch))
+    except ValueError:
+        while len(keys) <= len(position.history):
+            keys.append(board_key(position))
+    return keys
+
+
 def board_points(size: int) -> list[Point]:
     """All points in GNU Go's order: top row first, left to right."""
     return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]

@@ -14,6 +14,9 @@ made them) at each thread count, with ABDADA and with the shared-cache
 baseline (threads that share the cache but never defer): seconds, nodes,
 speed-up, node overhead, the ABDADA counters, and whether every answer
 equals the serial one.  The cache is cleared before each problem.
+``playouts``: playouts a second on one thread on empty 9x9, 13x13 and
+19x19 boards: the player's search (tree, RAVE, playouts) and plain
+playouts without a tree, median of ``runs`` runs of ``seconds`` each.
 ``startup``: seconds to the first answers of a fresh ``gogame gtp``, with an
 empty numba cache and a warm one (``tools/startup.py``).
 """
@@ -36,7 +39,8 @@ from numba import njit
 from ..core.position import Position
 from ..kernel import board as kb
 from ..kernel import cache as kc
-from ..kernel.layout import COLOR, EMPTY, H_W
+from ..kernel import playout as kp
+from ..kernel.layout import BLACK, COLOR, EMPTY, H_W
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # gogame/
 
@@ -356,6 +360,32 @@ def threads_bench(
     return out
 
 
+def playouts_bench(seconds: float = 1.0, runs: int = 1) -> dict[str, Any]:
+    """``{"boards": {"9"|"13"|"19": {"playouts_per_second",
+    "plain_playouts_per_second"}}, "seconds", "runs"}``: one thread,
+    komi 7.5, black to move on an empty board, after a warm-up search."""
+    from ..play.player import Player
+
+    out: dict[str, Any] = {"seconds": seconds, "runs": runs, "boards": {}}
+    for size in (9, 13, 19):
+        position = Position(size)
+        player = Player()
+        player.search(position, BLACK, 7.5, seconds=0.05, decide=False)  # compiled, warm
+        tree, plain = [], []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            res = player.search(position, BLACK, 7.5, seconds=seconds, decide=False)
+            tree.append(res.playouts / (time.perf_counter() - t0))
+            t0 = time.perf_counter()
+            player.ownership(position, BLACK, 7.5, playouts=10**9, seconds=seconds)
+            plain.append(int(player.meta[kp.M_ITER]) / (time.perf_counter() - t0))
+        out["boards"][str(size)] = {
+            "playouts_per_second": round(statistics.median(tree)),
+            "plain_playouts_per_second": round(statistics.median(plain)),
+        }
+    return out
+
+
 def _bundled_games():
     """The games in the clone's ``sgf/`` (or ``./sgf`` for an installed package)."""
     here = os.path.dirname(PACKAGE)
@@ -373,6 +403,8 @@ def run_bench(
 ) -> dict[str, Any]:
     if what == "threads":
         return threads_bench(threads, modes, cache_mb, runs)
+    if what == "playouts":
+        return playouts_bench(seconds, runs)
     if what == "startup":
         from .startup import startup_bench
 

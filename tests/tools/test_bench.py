@@ -25,3 +25,13 @@ def test_bench_cache_json(capsys):
     big = out["boards"]["19"]
     assert big["double"]["entries_per_mb"] >= 4.5 * big["full"]["entries_per_mb"]
     assert out["goal_19x19_double_vs_full"]["met"]
+
+
+def test_bench_playouts_reports_every_board_size():
+    from gogame.tools.bench import playouts_bench
+
+    result = playouts_bench(seconds=0.05, runs=1)
+    assert set(result["boards"]) == {"9", "13", "19"}
+    for figures in result["boards"].values():
+        assert figures["playouts_per_second"] > 0
+        assert figures["plain_playouts_per_second"] > 0
