@@ -215,18 +215,15 @@ class Engine:
         date, rewrite the autosave file."""
         self.result = None
         if not self.position.stackp:
-            self.seen_boards()
+            self._follow_history()
         self.save()
 
-    def seen_boards(self) -> set[tuple[int, int]]:
-        """The ``board_key`` of every board the game has had, the current one
-        included (positional superko).  One new history event appends its
-        key; an undo truncates; anything else (a new position, a history
-        that no longer matches) replays the history (``board_keys``).
-        Inside a trymove it answers the set as it was."""
+    def _follow_history(self) -> None:
+        """Keep the board keys in step with one new history event (append)
+        or an undo (truncate); after anything else (a loadsgf, a new
+        position) forget them: ``seen_boards`` replays the history when it
+        is next asked, so a loadsgf costs no replay."""
         pos = self.position
-        if pos.stackp and self._keys_of is pos:
-            return self._boards
         n = len(pos.history) + 1
         keys = self._keys
         if self._keys_of is pos and len(keys) == n - 1:
@@ -235,6 +232,21 @@ class Engine:
         elif self._keys_of is pos and len(keys) > n:
             del keys[n:]
             self._boards = set(keys)
+        elif self._keys_of is pos and len(keys) == n:
+            return
+        else:
+            self._keys_of = None
+
+    def seen_boards(self) -> set[tuple[int, int]]:
+        """The ``board_key`` of every board the game has had, the current one
+        included (positional superko), kept by ``changed`` or replayed from
+        the history (``board_keys``) when they are out of step with it.
+        Inside a trymove it answers the set as it was."""
+        pos = self.position
+        if pos.stackp and self._keys_of is pos:
+            return self._boards
+        n = len(pos.history) + 1
+        keys = self._keys
         if self._keys_of is not pos or len(keys) != n or keys[-1] != board_key(pos):
             self._keys = board_keys(pos)
             self._keys_of = pos
