@@ -104,22 +104,29 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     # --------------------------------------------------------- session
     def prewarm(self) -> None:
         """Create the session on a background thread (loads numba and the
-        board kernel), hand it over, then load the reading and playout
-        kernels on the same thread: a command waits only for the kernels
-        it uses (with an empty cache: the board's compile, not all of it)."""
+        board kernel) and load the reading and playout kernels there.  With
+        them in numba's cache the session is handed over once they are
+        loaded (well under a second), so no command runs beside the loading;
+        without, it is handed over first and they compile behind it, so a
+        command waits only for the kernels it uses."""
         if self._session is not None or self._warm is not None:
             return
         box = {"ready": threading.Event()}
 
         def work() -> None:
+            loaded = False
             try:
                 box["session"] = self._factory()
+                if _kernels_cached():  # loading takes well under a second: before
+                    _warm_kernels()  # any command, so none shares the interpreter with it
+                    loaded = True
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
             finally:
                 box["ready"].set()
-            _warm_kernels()
+            if not loaded:
+                _warm_kernels()
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm = (thread, box)
@@ -541,11 +548,18 @@ def _detail(e):
     return f": {e}" if str(e) else ""
 
 
-def _warm_kernels():
+def _kernels_cached() -> bool:
+    """Whether numba's cache holds the reading and playout entry points."""
+    from .. import kernel
+
+    return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
+
+
+def _warm_kernels() -> None:
     """Load (or compile) the reading, then the playout kernels, on the
-    start-up thread after the session was handed over.  A command that
-    needs one of them meanwhile waits for numba's compiler lock, so for no
-    longer than it would have; commands that need neither run beside it."""
+    start-up thread.  A command that needs one of them while they compile
+    waits for numba's compiler lock, so for no longer than it would have;
+    commands that need neither run beside it."""
     try:
         from ..play.player import warm_up
 

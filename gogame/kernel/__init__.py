@@ -70,6 +70,12 @@ def cache_is_cold() -> bool:
     return not any(Path(CACHE_DIR).rglob("*.nbi"))
 
 
+def cached(*functions: str) -> bool:
+    """True when every ``"module.function"`` (e.g. ``"reading.read_string"``)
+    has an index file in ``CACHE_DIR``: it loads instead of compiling."""
+    return all(any(Path(CACHE_DIR).rglob(f"{name}-*.nbi")) for name in functions)
+
+
 def _use_cache_dir() -> str:
     path = cache_dir()
     os.environ["NUMBA_CACHE_DIR"] = path  # read when numba is imported, and by child processes

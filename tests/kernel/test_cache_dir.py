@@ -60,3 +60,15 @@ def test_an_unwritable_folder_is_not_chosen(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert not kernel.cache_dir().startswith(str(blocker))
+
+
+def test_cached_names_the_compiled_entry_points(tmp_path, monkeypatch):
+    monkeypatch.setattr(kernel, "CACHE_DIR", str(tmp_path))
+    assert kernel.cache_is_cold()
+    assert not kernel.cached("reading.read_string")
+    folder = tmp_path / "kernel_0123"
+    folder.mkdir()
+    (folder / "reading.read_string-1299.py311.nbi").write_bytes(b"")
+    assert not kernel.cache_is_cold()
+    assert kernel.cached("reading.read_string")
+    assert not kernel.cached("reading.read_string", "playout.search")
