@@ -136,23 +136,6 @@ def _mode_list(text):
     return sorted(set(out), key=out.index)
 
 
-def _cache_options(p):
-    p.add_argument(
-        "--cache-mb",
-        type=options.argtype(options.cache_mb),
-        default=8.0,
-        metavar="MB",
-        help="reading cache budget in MB (default 8; 0: no cache)",
-    )
-    p.add_argument(
-        "--hash",
-        choices=options.SCHEMES,
-        default="double",
-        help="cache key scheme (default double)",
-    )
-    options.add_hash_bits(p)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gogame", description="Go tactical reading engine (numba)."
@@ -188,7 +171,7 @@ def _add_replay(sub):
         help="examine every position: attack (and defend) each string",
     )
     p.add_argument("--trace", metavar="FILE", help="with --read: one line per result")
-    _cache_options(p)
+    options.add_cache_arguments(p)
     from .tools import jobs  # light: options of the execution modes
 
     jobs.add_arguments(p)

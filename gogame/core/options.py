@@ -110,6 +110,26 @@ def argtype(rule: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse
 
 
+def add_cache_arguments(parser: argparse.ArgumentParser, default_mb: float | None = 8.0) -> None:
+    """``--cache-mb``, ``--hash`` and ``--hash-bits``, the same for every
+    command that reads (``default_mb`` None: the session's default)."""
+    shown = 8 if default_mb is None else f"{default_mb:g}"
+    parser.add_argument(
+        "--cache-mb",
+        type=argtype(cache_mb),
+        default=default_mb,
+        metavar="MB",
+        help=f"reading cache budget in MB (default {shown}; 0: no cache)",
+    )
+    parser.add_argument(
+        "--hash",
+        choices=SCHEMES,
+        default="double",
+        help="cache key scheme (default double; single: the unverified control)",
+    )
+    add_hash_bits(parser)
+
+
 def add_hash_bits(parser: argparse.ArgumentParser) -> None:
     """The ``--hash-bits K`` option, the same for every command that reads."""
     parser.add_argument(

@@ -37,7 +37,7 @@ from ..kernel.layout import (
     WHITE,
     new_state,
 )
-from ..kernel.zobrist import KEYS, compute_hash
+from ..kernel.zobrist import KEYS, KO_KEY, compute_hash
 from . import coords
 
 Vertex = coords.Point | str | None  # (row, col), a GTP vertex such as 'D4', None: pass
@@ -223,14 +223,41 @@ class Position:
         kb.clear(self.s, self.hw, self.size)
         events, self.history = self.history, []
         for ev in events:
-            if ev[0] == "move":
-                kb.play(self.s, self.hw, self.keys, ev[1], ev[2])
-            elif ev[0] == "setup":
-                self._setup_stones(ev[1])
-            else:
-                kb.set_ko(self.s, self.hw, self.keys, ev[1])
+            self._apply(ev)
         self.history = events
         self.check_hashing = check
+
+    def _apply(self, ev):
+        """One history event on the arrays (no check, no history entry)."""
+        if ev[0] == "move":
+            kb.play(self.s, self.hw, self.keys, ev[1], ev[2])
+        elif ev[0] == "setup":
+            self._setup_stones(ev[1])
+        else:
+            kb.set_ko(self.s, self.hw, self.keys, ev[1])
+
+    @property
+    def board_key(self) -> tuple[int, int]:
+        """The whole-board key for positional superko: the two hash words
+        with the ko point's key XORed back out, so only the stones count
+        (the side to move is never hashed)."""
+        h0, h1 = self.hash
+        ko = int(self.s[H_KO])
+        if ko != PASS:
+            h0 ^= int(self.keys[0, KO_KEY, ko])
+            h1 ^= int(self.keys[1, KO_KEY, ko])
+        return h0, h1
+
+    def board_keys(self) -> list[tuple[int, int]]:
+        """``board_key`` of the empty board and after each history event,
+        replayed on a scratch Position (the events, as ``undo`` replays
+        them)."""
+        scratch = Position(self.size)
+        keys = [scratch.board_key]
+        for ev in self.history:
+            scratch._apply(ev)
+            keys.append(scratch.board_key)
+        return keys
 
     # -------------------------------------------------------------- setup
     def setup(self, stones: Mapping[Vertex, Color]) -> None:
@@ -280,24 +307,32 @@ class Position:
         """Stones of ``color`` captured so far."""
         return int(self.s[H_CAPT + parse_color(color)])
 
-    def _string_pos(self, pt):
+    def string_pos(self, pt: Vertex, error: str | None = None) -> int:
+        """The kernel point of the stone at ``pt``; ValueError (``error``, or
+        "no stone at ...") when there is none."""
         pos = self.pos(pt)
         if pos == PASS or self.s[COLOR + pos] not in (BLACK, WHITE):
-            raise ValueError(f"no stone at {pt!r}")
+            raise ValueError(error or f"no stone at {pt!r}")
         return pos
+
+    def weak_strings(self, max_libs: int = 4) -> list[int]:
+        """One kernel point of each string with at most ``max_libs``
+        liberties, in the kernel's order (``list_strings``)."""
+        n = kb.list_strings(self.s, max_libs, self._buf)
+        return [int(p) for p in self._buf[:n]]
 
     def countlib(self, pt: Vertex) -> int:
         """Liberties of the string at ``pt``; ValueError when no stone is there."""
-        return int(kb.countlib(self.s, self._string_pos(pt)))
+        return int(kb.countlib(self.s, self.string_pos(pt)))
 
     def findlib(self, pt: Vertex) -> list[coords.Point]:
         """The liberties of the string at ``pt``, sorted."""
-        n = kb.findlib(self.s, self._string_pos(pt), self._buf)
+        n = kb.findlib(self.s, self.string_pos(pt), self._buf)
         return sorted(self.pt(p) for p in self._buf[:n])
 
     def string_stones(self, pt: Vertex) -> list[coords.Point]:
         """The stones of the string at ``pt``, sorted."""
-        n = kb.string_stones(self.s, self._string_pos(pt), self._buf)
+        n = kb.string_stones(self.s, self.string_pos(pt), self._buf)
         return sorted(self.pt(p) for p in self._buf[:n])
 
     @property

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..kernel import prover as kp
-from ..kernel.layout import BLACK, COLOR, PASS, WHITE
 from .coords import Point
 
 if TYPE_CHECKING:
@@ -108,9 +107,7 @@ class Prover:
         return self._ask(position, vertex, max_nodes, self._defend)
 
     def _ask(self, position, vertex, max_nodes, how):
-        target = position.pos(vertex)
-        if target == PASS or position.s[COLOR + target] not in (BLACK, WHITE):
-            raise ValueError("vertex must not be empty")
+        target = position.string_pos(vertex, "vertex must not be empty")
         budget = self.max_nodes if max_nodes is None else int(max_nodes)
         if budget < 1:
             raise ValueError("max_nodes must be positive")
@@ -123,6 +120,23 @@ class Prover:
         position.raise_if_hash_error("proving")
         return result
 
+    def _search_args(self, position, target, model):
+        """The arguments ``prove_win`` and ``prove_lost`` share, before the budget."""
+        return (
+            position.s,
+            position.hw,
+            position.keys,
+            self.ctx,
+            self.tt,
+            self.mv,
+            self.pv,
+            self.mark,
+            target,
+            model,
+            self.max_order,
+            self.max_depth,
+        )
+
     def _alive(self, position, target):
         return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
 
@@ -131,21 +145,7 @@ class Prover:
             return ProofResult(PROVEN, 0)
         nodes = 0
         for model, code in ATTACK_MODELS:
-            r = kp.prove_win(
-                position.s,
-                position.hw,
-                position.keys,
-                self.ctx,
-                self.tt,
-                self.mv,
-                self.pv,
-                self.mark,
-                target,
-                model,
-                self.max_order,
-                self.max_depth,
-                budget - nodes,
-            )
+            r = kp.prove_win(*self._search_args(position, target, model), budget - nodes)
             nodes += int(self.ctx[kp.C_NODES])
             if r == 1:
                 return self._proof(position, code, nodes)
@@ -164,21 +164,7 @@ class Prover:
         if move >= 0:
             pt = position.pt(move)
             return ProofResult(PROVEN, 1, pt, line=[pt])
-        r = kp.prove_lost(
-            position.s,
-            position.hw,
-            position.keys,
-            self.ctx,
-            self.tt,
-            self.mv,
-            self.pv,
-            self.mark,
-            target,
-            0,
-            self.max_order,
-            self.max_depth,
-            budget,
-        )
+        r = kp.prove_lost(*self._search_args(position, target, 0), budget)
         nodes = int(self.ctx[kp.C_NODES])
         if r == 1:
             result = self._proof(position, 0, nodes)

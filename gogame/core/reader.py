@@ -28,15 +28,12 @@ from ..kernel import abdada as kab
 from ..kernel import cache as kc
 from ..kernel import reading as kr
 from ..kernel.layout import (
-    BLACK,
-    COLOR,
     H_HASHERR,
     H_HASHWHERE,
     H_SP,
     H_STACKP,
     PASS,
     STACK,
-    WHITE,
     new_state,
 )
 from .coords import Point
@@ -106,7 +103,7 @@ class _Helpers:
     is the caller's.  The threads end when the Reader goes."""
 
     def __init__(self, owner, n):
-        self.boards = [new_state() for _ in range(n)]  # [0] unused: thread 0 reads in place
+        self.boards = [None] + [new_state() for _ in range(1, n)]  # thread 0 reads in place
         self.jobs = [queue.SimpleQueue() for _ in range(n)]
         self.done = queue.SimpleQueue()
         for t in range(1, n):
@@ -278,10 +275,25 @@ class Reader:
 
     # --------------------------------------------------------- queries
     def _target(self, position, pt):
-        pos = position.pos(pt)
-        if pos == PASS or position.s[COLOR + pos] not in (BLACK, WHITE):
-            raise ValueError("vertex must not be empty")
-        return pos
+        return position.string_pos(pt, "vertex must not be empty")
+
+    def _kernel_args(self, t, s, hw, keys):
+        """The arguments every reading kernel starts with, for thread ``t``
+        on board (s, hw): board, context, scratch, then the shared tables."""
+        ctx, mv, sc, pk = self._contexts[t]
+        return (
+            s,
+            hw,
+            keys,
+            ctx,
+            mv,
+            sc,
+            pk,
+            self.cache.table,
+            self.cache.meta,
+            self.busy,
+            self.flag,
+        )
 
     def _answer(self, position, packed):
         code, move = divmod(int(packed), kr.MOVE_SPAN)
@@ -290,49 +302,36 @@ class Reader:
     def _run(self, position, pt, attack, ladder=False):
         target = self._target(position, pt)
         self._prepare(position, ladder)
-        limit = self.node_limit
-        alone = self.threads == 1 or (0 < limit <= self.serial_first)
-        if not alone and self.serial_first > 0:
-            # most questions take a few hundred nodes at most: read alone
-            # first; the cache keeps what this found for the threads
-            self.ctx[kr.C_NODELIMIT] = self.serial_first
+        packed = None
+        if self.threads == 1 or 0 < self.node_limit <= self.serial_first:
             packed = self._serial(position, attack, target)
-            self.ctx[kr.C_NODELIMIT] = limit
-            alone = not self.ctx[kr.C_ABORTED]
-            if not alone:
-                packed = self._run_threads(position, target, attack)
-        elif alone:
-            packed = self._serial(position, attack, target)
-        else:
+        elif self.serial_first > 0:
+            packed = self._alone_first(position, attack, target)
+        if packed is None:
             packed = self._run_threads(position, target, attack)
         self.ctx[kr.C_LADDER] = 0
         position.raise_if_hash_error("reading")
         return self._answer(position, packed)
 
     def _serial(self, position, attack, target):
-        return kr.read_string(
-            position.s,
-            position.hw,
-            position.keys,
-            self.ctx,
-            self.mv,
-            self.sc,
-            self.pk,
-            self.cache.table,
-            self.cache.meta,
-            self.busy,
-            self.flag,
-            attack,
-            target,
-        )
+        args = self._kernel_args(0, position.s, position.hw, position.keys)
+        return kr.read_string(*args, attack, target)
+
+    def _alone_first(self, position, attack, target):
+        """Most questions take a few hundred nodes at most: read alone up to
+        ``serial_first`` nodes; the answer, or None when that did not
+        suffice (the cache keeps what it found for the threads)."""
+        self.ctx[kr.C_NODELIMIT] = self.serial_first
+        packed = self._serial(position, attack, target)
+        self.ctx[kr.C_NODELIMIT] = self.node_limit
+        return None if self.ctx[kr.C_ABORTED] else packed
 
     def _thread_job(self, t, s, hw, position, attack, target, share, limit):
         """The arguments of ``read_string`` for thread ``t`` on board (s, hw)."""
-        ctx, mv, sc, pk = self._contexts[t]
+        ctx = self._contexts[t][0]
         ctx[kr.C_PARALLEL], ctx[kr.C_THREAD], ctx[kr.C_SHARE] = 1, t, share
         ctx[kr.C_NODELIMIT] = limit
-        shared = (self.cache.table, self.cache.meta, self.busy, self.flag)
-        return (s, hw, position.keys, ctx, mv, sc, pk, *shared, attack, target)
+        return (*self._kernel_args(t, s, hw, position.keys), attack, target)
 
     def _run_threads(self, position, target, attack):
         """Thread 0 reads the question on the caller's board, every helper
@@ -485,22 +484,8 @@ class Reader:
     def _after(self, position, pt, move, attack):
         target = self._target(position, pt)
         self._prepare(position)
-        code = kr.read_after(
-            position.s,
-            position.hw,
-            position.keys,
-            self.ctx,
-            self.mv,
-            self.sc,
-            self.pk,
-            self.cache.table,
-            self.cache.meta,
-            self.busy,
-            self.flag,
-            attack,
-            target,
-            position.pos(move),
-        )
+        args = self._kernel_args(0, position.s, position.hw, position.keys)
+        code = kr.read_after(*args, attack, target, position.pos(move))
         position.raise_if_hash_error("reading")
         return GTP_CODE[int(code)]
 
@@ -517,3 +502,20 @@ class Reader:
         if self.attack(position, pt)[0] == 0:
             return 0
         return self._after(position, pt, move, False)
+
+
+def warm_up() -> None:
+    """Load the compiled reading kernels (compile them the first time) with
+    one question of each kind, attack, find_defense, ladder_attack and
+    does_attack, on a 9x9 board of their own."""
+    from .position import Position
+
+    position = Position(9)
+    position.play("E5", "b")
+    position.play("E6", "w")
+    reader = Reader(cache=ReadingCache(1))
+    reader.attack(position, (4, 4))
+    reader.find_defense(position, (4, 4))
+    position.play("D5", "w")
+    reader.ladder_attack(position, (4, 4))
+    reader.does_attack(position, (4, 4), (4, 5))

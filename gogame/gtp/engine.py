@@ -86,7 +86,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self.disconnect = False
         self._session = session
         self._factory = factory or default_factory()
-        self._warm = None  # (thread, box) until the session is handed over
+        self._warm = None  # the start-up thread's box until the session is handed over
         self._warm_thread = None
         self._log = log
         self.commands = {}
@@ -109,7 +109,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         loaded (well under a second), so no command runs beside the loading;
         without, it is handed over first and they compile behind it, so a
         command waits only for the kernels it uses."""
-        if self._session is not None or self._warm is not None:
+        if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
 
@@ -129,8 +129,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 _warm_kernels()
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
-        self._warm = (thread, box)
-        self._warm_thread = thread
+        self._warm, self._warm_thread = box, thread
         thread.start()
 
     def finish_prewarm(self, timeout: float | None = None) -> None:
@@ -142,7 +141,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     def session(self) -> Engine:
         if self._session is None:
             if self._warm is not None:
-                _, box = self._warm
+                box = self._warm
                 box["ready"].wait()
                 self._warm = None
                 if "error" in box:
@@ -561,9 +560,11 @@ def _warm_kernels() -> None:
     waits for numba's compiler lock, so for no longer than it would have;
     commands that need neither run beside it."""
     try:
-        from ..play.player import warm_up
+        from ..core import reader
+        from ..play import player
 
-        warm_up()
+        reader.warm_up()
+        player.warm_up()
     except Exception:
         traceback.print_exc()
 

@@ -94,20 +94,7 @@ def _silence_stdout():
 # --------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of ``gogame gtp`` (``--threads``: reading threads, ABDADA)."""
-    parser.add_argument(
-        "--cache-mb",
-        type=options.argtype(options.cache_mb),
-        default=None,
-        metavar="MB",
-        help="reading cache budget in MB (0: no cache)",
-    )
-    parser.add_argument(
-        "--hash",
-        choices=options.SCHEMES,
-        default="double",
-        help="cache key scheme (default double; single: the unverified control)",
-    )
-    options.add_hash_bits(parser)
+    options.add_cache_arguments(parser, default_mb=None)
     parser.add_argument(
         "--threads",
         type=options.argtype(options.threads),

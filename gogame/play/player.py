@@ -387,12 +387,10 @@ def any_move(position: Position, color: int) -> bool:
 def _strings(position, maxlibs):
     """(origin, colour, stones, liberties) of strings with <= maxlibs liberties."""
     s = position.s
-    out = np.zeros(MAXPOS, np.int32)
-    n = kb.list_strings(s, maxlibs, out)
     res = []
-    for p in out[:n]:
+    for p in position.weak_strings(maxlibs):
         o = int(s[ORIGIN + p])
-        res.append((int(p), int(s[COLOR + p]), int(s[NSTONES + o]), int(s[NLIB + o])))
+        res.append((p, int(s[COLOR + p]), int(s[NSTONES + o]), int(s[NLIB + o])))
     return res
 
 
@@ -483,18 +481,9 @@ def guard(
 
 
 def warm_up() -> None:
-    """Load the compiled reading, then the playout and search kernels
-    (compile them the first time): the reading questions (attack,
-    does_attack) and a tiny search on a 9x9 board of their own.  Reading
-    first: a GUI asks a reading question sooner than it asks for a move."""
+    """Load the compiled playout and search kernels (compile them the first
+    time) with a tiny search on a 9x9 board of its own.  The reader has its
+    own (``core.reader.warm_up``)."""
     from ..core.position import Position
-    from ..core.reader import Reader
-    from ..core.reading_cache import ReadingCache
 
-    position = Position(9)
-    position.play("E5", "b")
-    reader = Reader(cache=ReadingCache(0))
-    reader.attack(position, (4, 4))
-    reader.does_attack(position, (4, 4), (4, 5))
-    position.undo()
-    Player(capacity=2000).search(position, 1, 7.0, seconds=0.0, max_playouts=1)
+    Player(capacity=2000).search(Position(9), 1, 7.0, seconds=0.0, max_playouts=1)

@@ -26,7 +26,7 @@ by a resignation, or by ``final_score`` after two passes; cleared by any
 change).
 
 Positional superko, for our own moves only: the session keeps the key
-(``board_key``: the stones, neither the ko point nor the side to move) of
+(``Position.board_key``: the stones, neither the ko point nor the side to move) of
 every board the game has had, kept in step by ``changed`` after play, undo,
 handicap, clear_board, boardsize and loadsgf (``seen_boards``).  ``genmove``
 (reg_genmove and kgs-genmove_cleanup too) never returns a move whose board
@@ -60,8 +60,7 @@ from ..core.position import (
     parse_color,
 )
 from ..core.sgfio import SgfError, apply_game, load_game
-from ..kernel.layout import BLACK, EMPTY, H_KO, PASS, WHITE
-from ..kernel.zobrist import KO_KEY
+from ..kernel.layout import BLACK, EMPTY, WHITE
 from .clock import Clock
 
 if TYPE_CHECKING:
@@ -86,8 +85,6 @@ __all__ = [
     "color_word",
     "board_text",
     "fixed_handicap_points",
-    "board_key",
-    "board_keys",
 ]
 
 COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
@@ -227,7 +224,7 @@ class Engine:
         n = len(pos.history) + 1
         keys = self._keys
         if self._keys_of is pos and len(keys) == n - 1:
-            keys.append(board_key(pos))
+            keys.append(pos.board_key)
             self._boards.add(keys[-1])
         elif self._keys_of is pos and len(keys) > n:
             del keys[n:]
@@ -240,15 +237,15 @@ class Engine:
     def seen_boards(self) -> set[tuple[int, int]]:
         """The ``board_key`` of every board the game has had, the current one
         included (positional superko), kept by ``changed`` or replayed from
-        the history (``board_keys``) when they are out of step with it.
+        the history (``Position.board_keys``) when they are out of step with it.
         Inside a trymove it answers the set as it was."""
         pos = self.position
         if pos.stackp and self._keys_of is pos:
             return self._boards
         n = len(pos.history) + 1
         keys = self._keys
-        if self._keys_of is not pos or len(keys) != n or keys[-1] != board_key(pos):
-            self._keys = board_keys(pos)
+        if self._keys_of is not pos or len(keys) != n or keys[-1] != pos.board_key:
+            self._keys = pos.board_keys()
             self._keys_of = pos
             self._boards = set(self._keys)
         return self._boards
@@ -265,7 +262,7 @@ class Engine:
         if not pos.trymove(pt, parse_color(color)):
             return False
         try:
-            return board_key(pos) not in boards
+            return pos.board_key not in boards
         finally:
             pos.popgo()
 
@@ -636,40 +633,6 @@ class Engine:
 
 
 # ---------------------------------------------------------------- helpers
-def board_key(position: Position) -> tuple[int, int]:
-    """The whole-board key for positional superko: the two hash words with
-    the ko point's key XORed back out, so only the stones count (the side
-    to move is never hashed)."""
-    h0, h1 = position.hash
-    ko = int(position.s[H_KO])
-    if ko != PASS:
-        h0 ^= int(position.keys[0, KO_KEY, ko])
-        h1 ^= int(position.keys[1, KO_KEY, ko])
-    return h0, h1
-
-
-def board_keys(position: Position) -> list[tuple[int, int]]:
-    """``board_key`` of the empty board and after each event of
-    ``position.history`` (a move, setup stones, a ko point), replayed on a
-    scratch Position.  Should the replay fail, the current board's key
-    fills the list up to one key an event and one more."""
-    scratch = Position(position.size)
-    keys = [board_key(scratch)]
-    try:
-        for ev in position.history:
-            if ev[0] == "move":
-                scratch.play(scratch.pt(ev[1]), ev[2])
-            elif ev[0] == "setup":
-                scratch.setup({scratch.pt(p): c for p, c in ev[1]})
-            else:
-                scratch.set_ko(scratch.pt(ev[1]))
-            keys.append(board_key(scratch))
-    except ValueError:
-        while len(keys) <= len(position.history):
-            keys.append(board_key(position))
-    return keys
-
-
 def board_points(size: int) -> list[Point]:
     """All points in GNU Go's order: top row first, left to right."""
     return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]

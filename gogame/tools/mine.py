@@ -38,13 +38,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-
 from ..core.coords import Point, format_gtp, format_sgf, parse_gtp
 from ..core.position import Position
 from ..core.sgfio import SgfError, apply_game
-from ..kernel import board as kb
-from ..kernel.layout import BLACK, MAXPOS, WHITE
+from ..kernel.layout import BLACK, WHITE
 from .replay import ReadSettings, announce_compile, load_job_game, read_game_bytes
 
 GNUGO = "/usr/games/gnugo"
@@ -281,10 +278,8 @@ class _Miner:
                 self.gnugo.load(number)
             except Exception as e:
                 self._gnugo_failed(e)
-        names = np.zeros(MAXPOS, np.int32)
-        n = kb.list_strings(self.position.s, MAX_LIBS, names)
         to_move = self.to_move.get(number, BLACK)
-        for p in names[:n]:
+        for p in self.position.weak_strings(MAX_LIBS):
             for r in self._string(number, self.position.pt(p)):
                 if r["reasons"]:
                     question = f"{r['question']} {r['vertex']}"

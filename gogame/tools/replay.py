@@ -50,13 +50,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..core.coords import Point, format_gtp
 from ..core.position import HashMismatchError, Position
 from ..core.sgfio import SgfError, apply_game, load_game, parse_game, read_sgf_bytes
-from ..kernel import board as kb
-from ..kernel.layout import BLACK, MAXPOS
+from ..kernel.layout import BLACK
 
 if TYPE_CHECKING:
     from ..core.reader import Reader
@@ -127,9 +124,8 @@ def examine(
     threads, the threads take different strings, each string's attack and
     then (if it succeeds) its defence on one thread; the lines are those of
     the serial loop, in its order."""
-    names = np.zeros(MAXPOS, np.int32)
-    n = kb.list_strings(position.s, 4, names)
-    pts = [position.pt(pos) for pos in names[:n]]
+    pts = [position.pt(pos) for pos in position.weak_strings(4)]
+    n = len(pts)
     if failures is not None:
         for pt in pts:
             _examine_one(reader, position, number, pt, trace, failures)

@@ -42,23 +42,13 @@ def _replay() -> None:
 
 def _reading() -> None:
     """The reader and the cache: attack, defend, ladders, does_attack."""
-    from ..core.position import Position
-    from ..core.reader import Reader
-    from ..core.reading_cache import ReadingCache
+    from ..core.reader import warm_up
 
-    position = Position(9)
-    position.play("E5", "b")
-    position.play("E6", "w")
-    reader = Reader(cache=ReadingCache(1))
-    reader.attack(position, (4, 4))
-    reader.find_defense(position, (4, 4))
-    position.play("D5", "w")
-    reader.ladder_attack(position, (4, 4))
-    reader.does_attack(position, (4, 4), (4, 5))
+    warm_up()
 
 
 def _playouts() -> None:
-    """The player: playouts, the search tree and ownership."""
+    """The player: playouts and the search tree."""
     from ..play.player import warm_up
 
     warm_up()

@@ -17,7 +17,7 @@ import pytest
 from gogame.core.coords import parse_gtp
 from gogame.play import player as player_mod
 from gogame.play.player import RootMove, SearchResult
-from gogame.play.session import BLACK, WHITE, Engine, board_key, board_keys
+from gogame.play.session import BLACK, WHITE, Engine
 from tests.helpers import diagrams
 from tests.helpers.gtp import ok, setup_board
 
@@ -76,10 +76,10 @@ def prefer(monkeypatch):
 def test_the_cycle_is_legal_under_simple_ko_and_repeats_the_first_board():
     e = engine_at()
     assert e.position.is_legal(REPEAT, WHITE)
-    start = board_key(diagrams.position(TRIPLE_KO))
+    start = diagrams.position(TRIPLE_KO).board_key
     assert start in e.seen_boards()
     e.play("w", REPEAT)
-    assert board_key(e.position) == start
+    assert e.position.board_key == start
 
 
 def test_board_key_ignores_the_ko_point():
@@ -88,14 +88,14 @@ def test_board_key_ignores_the_ko_point():
     same = diagrams.position(diagrams.render(with_ko))
     assert same.ko is None
     assert with_ko.hash != same.hash  # the ko point is in the hash words
-    assert board_key(with_ko) == board_key(same)
+    assert with_ko.board_key == same.board_key
 
 
 def test_board_key_ignores_the_side_to_move():
     a = diagrams.position(TRIPLE_KO, moves=[("b", "E5"), ("w", "F5")])
     b = diagrams.position(TRIPLE_KO, moves=[("w", "F5"), ("b", "E5"), ("w", None)])
-    assert board_key(a) == board_key(b)
-    assert board_key(a) != board_key(diagrams.position(TRIPLE_KO))
+    assert a.board_key == b.board_key
+    assert a.board_key != diagrams.position(TRIPLE_KO).board_key
 
 
 # -------------------------------------------------------------- genmove
@@ -172,14 +172,14 @@ def test_play_still_accepts_a_superko_move_from_the_controller():
 def test_undo_rebuilds_the_set():
     e = engine_at()
     full = set(e.seen_boards())
-    last = board_key(e.position)
+    last = e.position.board_key
     e.undo()
     assert last not in e.seen_boards()
-    assert e.seen_boards() == set(board_keys(e.position))
+    assert e.seen_boards() == set(e.position.board_keys())
     e.play("b", "H8")
     assert e.seen_boards() == full
     e.undo_many(5)
-    assert e.seen_boards() == {board_key(diagrams.position(TRIPLE_KO)), (0, 0)}
+    assert e.seen_boards() == {diagrams.position(TRIPLE_KO).board_key, (0, 0)}
 
 
 def test_loadsgf_rebuilds_the_set(tmp_path, prefer):
@@ -188,7 +188,7 @@ def test_loadsgf_rebuilds_the_set(tmp_path, prefer):
     e = Engine(19)
     e.play("b", "D4")
     assert e.loadsgf(str(path)) == WHITE
-    assert e.seen_boards() == set(board_keys(engine_at().position))
+    assert e.seen_boards() == set(engine_at().position.board_keys())
     prefer(REPEAT, ELSEWHERE)
     assert e.genmove("w", seconds=0.01).move == ELSEWHERE
     assert e.loadsgf(str(path), 3) == BLACK  # before move 3: nothing repeats
@@ -204,7 +204,7 @@ def test_clear_board_boardsize_and_handicap_reset_the_set():
     e.boardsize(13)
     assert e.seen_boards() == {(0, 0)}
     e.fixed_handicap(4)
-    assert board_key(e.position) in e.seen_boards()
+    assert e.position.board_key in e.seen_boards()
 
 
 def test_moves_played_on_the_position_directly_are_caught_up():
