@@ -75,6 +75,16 @@ def hash_bits(text: Any) -> int:
     return _integer(text, 1, 64, "hash bits")
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity), 1..``MAX_THREADS``:
+    the default number of reading threads where threads pay off."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, n))
+
+
 def threads(text: Any) -> int:
     """Reading threads: 1..``MAX_THREADS``."""
     return _integer(text, 1, MAX_THREADS, "thread count")

@@ -66,21 +66,26 @@ def _helper_loop(t, jobs, done):
         job = None  # hold nothing of the Reader while waiting
 
 
-def _read_share(s, hw, keys, context, shared, asked, packed, then, aborted, taken):
+def _read_share(s, hw, keys, context, shared, asked, packed, then, aborted, taken, boards=None):
     """One thread's share of a batch (``Reader.read_many``): take the next
     question's index i from ``taken`` (an ``itertools.count``, shared: its
     ``next`` is atomic) until none is left, read that question alone on the
     board (s, hw) with this thread's ``context``, and put the packed answer
-    in ``packed[i]``.  A question (attack, target, follow) with ``follow``
+    in ``packed[i]``.  A question (attack, target, follow, b) with ``follow``
     whose attack succeeds is followed by the string's defence, into
-    ``then[i]``.  ``aborted[i]``: whether either hit the node limit."""
+    ``then[i]``.  ``aborted[i]``: whether either hit the node limit.  With
+    ``boards`` (``BoardCopy`` list), the board is first brought to the
+    question's position ``boards[b]`` unless it is there already."""
     ctx, mv, sc, pk = context
     table, meta, busy, flag = shared
-    n = len(asked)
+    n, loaded = len(asked), -1
     for i in taken:
         if i >= n:
             return
-        attack, target, follow = asked[i]
+        attack, target, follow, b = asked[i]
+        if boards is not None and b != loaded:
+            boards[b].load(s, hw)
+            loaded = b
         meta[kc.M_GEN] += 1  # a root question (a lost increment would do no harm)
         r = kr.read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target)
         packed[i], aborted[i] = r, ctx[kr.C_ABORTED]
@@ -97,6 +102,26 @@ def _stop_helpers(job_queues):
         jobs.put(None)
 
 
+class BoardCopy:
+    """A position of the game being read, kept for a later batch
+    (``Reader.examine_copies``): the used part of its state and hash
+    words, and the strings to examine (their kernel points, and the stones
+    that named them).  Positions inside a trymove are not kept."""
+
+    def __init__(self, position: Position, stones: Sequence[Vertex]) -> None:
+        if int(position.s[H_STACKP]):
+            raise ValueError("a board copy is taken outside trymove")
+        self.stones = list(stones)
+        self.targets = [position.string_pos(pt, "vertex must not be empty") for pt in self.stones]
+        self.s = position.s[: STACK + int(position.s[H_SP])].copy()
+        self.hw = position.hw[:2].copy()
+
+    def load(self, s, hw) -> None:
+        """Bring the board (s, hw) to this position."""
+        s[: len(self.s)] = self.s
+        hw[:2] = self.hw
+
+
 class _Helpers:
     """The reading threads 1..n-1 of one Reader, started once and kept for
     its life, each with a board of its own (state and hash words); thread 0
@@ -104,6 +129,7 @@ class _Helpers:
 
     def __init__(self, owner, n):
         self.boards = [None] + [new_state() for _ in range(1, n)]  # thread 0 reads in place
+        self.own0 = None  # thread 0's board for batches over copies, made when first needed
         self.jobs = [queue.SimpleQueue() for _ in range(n)]
         self.done = queue.SimpleQueue()
         for t in range(1, n):
@@ -386,7 +412,7 @@ class Reader:
     @staticmethod
     def _hash_errors_to(position, helpers):
         """A hash error found on a helper's board goes to the caller's."""
-        for s, _ in helpers.boards[1:]:
+        for s, _ in [*helpers.boards[1:], *([helpers.own0] if helpers.own0 else [])]:
             if s[H_HASHERR]:
                 position.s[H_HASHERR], position.s[H_HASHWHERE] = s[H_HASHERR], s[H_HASHWHERE]
 
@@ -415,11 +441,11 @@ class Reader:
         a node limit, a question that hits it answers a guess, as alone;
         ``aborted`` is then true if any did.  The position is unchanged."""
         questions = list(questions)
-        asked = [(self._is_attack(k), self._target(position, pt), False) for k, pt in questions]
+        asked = [(self._is_attack(k), self._target(position, pt), False, 0) for k, pt in questions]
         if self.threads == 1 or len(asked) < 2:
             return [
                 self._run(position, pt, a)
-                for (a, _, _), (_, pt) in zip(asked, questions, strict=True)
+                for (a, _, _, _), (_, pt) in zip(asked, questions, strict=True)
             ]
         packed, _ = self._batch(position, asked)
         return [self._answer(position, p) for p in packed]
@@ -439,30 +465,61 @@ class Reader:
                 out.append((attack, self.find_defense(position, pt) if attack[0] else None))
             return out
         packed, then = self._batch(
-            position, [(True, self._target(position, pt), True) for pt in stones]
+            position, [(True, self._target(position, pt), True, 0) for pt in stones]
         )
         return [
             (self._answer(position, a), self._answer(position, d) if a >= kr.MOVE_SPAN else None)
             for a, d in zip(packed, then, strict=True)
         ]
 
-    def _batch(self, position, asked):
-        """The questions ``asked`` ((attack, target, follow), see
-        ``_read_share``) on all the threads -> (packed, then)."""
+    def examine_copies(
+        self, position: Position, copies: Sequence[BoardCopy]
+    ) -> list[list[tuple[Answer, Answer | None]]]:
+        """-> for each board copy, what ``examine_strings`` answers for its
+        strings: one batch over the positions of one game (``position``, any
+        of them, gives the size and keys; it is unchanged).  With threads,
+        each takes the next string not yet taken, of whichever position,
+        and brings its own board there, so that work spans positions; one
+        thread reads them in order.  Answers are the serial ones."""
+        asked = [
+            (True, target, True, b) for b, copy in enumerate(copies) for target in copy.targets
+        ]
+        packed, then = self._batch(position, asked, list(copies)) if asked else ([], [])
+        answers = [
+            (self._answer(position, a), self._answer(position, d) if a >= kr.MOVE_SPAN else None)
+            for a, d in zip(packed, then, strict=True)
+        ]
+        out, k = [], 0
+        for copy in copies:
+            out.append(answers[k : k + len(copy.targets)])
+            k += len(copy.targets)
+        return out
+
+    def _batch(self, position, asked, boards=None):
+        """The questions ``asked`` ((attack, target, follow, b), see
+        ``_read_share``) on all the threads -> (packed, then).  Without
+        ``boards`` every question is about ``position`` (thread 0 reads on
+        it); with them, every thread reads on a board of its own."""
         self._prepare(position)
         helpers = self._start_helpers()
-        helpers.hand_off(position)
+        if boards is None:
+            helpers.hand_off(position)
+            own0 = (position.s, position.hw)
+        else:
+            if helpers.own0 is None:
+                helpers.own0 = new_state()
+            own0 = helpers.own0
         n = len(asked)
         packed, then, aborted = [0] * n, [0] * n, [0] * n
         shared = (self.cache.table, self.cache.meta, self.busy, self.flag)
-        batch = (shared, asked, packed, then, aborted, itertools.count())
+        batch = (shared, asked, packed, then, aborted, itertools.count(), boards)
         for t in range(1, self.threads):
             s, hw = helpers.boards[t]
             job = (s, hw, position.keys, self._contexts[t], *batch)
             helpers.jobs[t].put(functools.partial(_read_share, *job))
         failed = []
         try:
-            _read_share(position.s, position.hw, position.keys, self._contexts[0], *batch)
+            _read_share(*own0, position.keys, self._contexts[0], *batch)
         finally:
             for _ in range(1, self.threads):
                 r = helpers.done.get()[1]

@@ -98,9 +98,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--threads",
         type=options.argtype(options.threads),
-        default=1,
+        default=None,
         metavar="N",
-        help="reading threads (default 1)",
+        help=f"reading threads (default: the cores, {options.cores()} here)",
     )
     parser.add_argument(
         "--level",
@@ -138,7 +138,7 @@ def run(
         cache_mb=args.cache_mb,
         hash=args.hash,
         hash_bits=args.hash_bits,
-        threads=args.threads,
+        threads=args.threads or options.cores(),
     )
 
     def factory() -> Engine:

@@ -360,7 +360,7 @@ def run(args: argparse.Namespace) -> int:
             args.hash_bits,
             args.check_hashing,
             None if args.moves is None else args.moves + 1,
-            args.threads,
+            args.threads or 1,  # node counts are compared: one thread unless asked
             args.workers,
             args.dask,
             want_progress(args, len(args.games) * len(args.hash) * len(args.cache_mb)),

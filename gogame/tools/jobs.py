@@ -103,9 +103,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--threads",
         type=int_in(1, MAX_THREADS, "thread count"),
-        default=1,
+        default=None,
         metavar="N",
-        help="reading threads per game (default 1)",
+        help="reading threads per game (replay: the cores when games run one at a time, "
+        "else 1; compare: 1)",
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(

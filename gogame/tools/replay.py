@@ -31,11 +31,14 @@ whatever the cache scheme, budget, run or execution mode.  Every game gets a
 fresh ``Reader`` and cache: a game's node count then does not depend on
 which games ran before it in the same process, which is what makes the
 merged result independent of the execution mode.  ``seconds`` then includes
-the reading.  ``threads`` goes to ``Reader(threads=N)``; with N > 1 the threads take
-different strings of each position (``Reader.examine_strings``; one by
-one with ``check_hashing="all"``).  Answers, and so traces, never depend
-on it; node and cache counts do, and vary between runs (the threads
-race).
+the reading.  ``threads`` goes to ``Reader(threads=N)`` (None: the cores
+when the games run one at a time, else 1).  With N > 1 the threads take
+different strings of a window of up to ``WINDOW`` positions, read as one
+batch (``Reader.examine_copies``), so that no thread waits at the end
+of each position; with ``check_hashing="all"`` they take the strings of
+one position at a time (``Reader.examine_strings``, one by one).
+Answers, and so traces, never depend on it; node and cache counts do,
+and vary between runs (the threads race).
 
 Bad input never stops a run: an unreadable or corrupt file, an unsupported
 size or an illegal move sets the game's ``error`` (naming file and move) and
@@ -47,9 +50,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ..core import options
 from ..core.coords import Point, format_gtp
 from ..core.position import HashMismatchError, Position
 from ..core.sgfio import SgfError, apply_game, load_game, parse_game, read_sgf_bytes
@@ -60,6 +64,7 @@ if TYPE_CHECKING:
     from ..core.sgfio import Game
 
 CHECK_MODES = (None, "moves", "all")
+WINDOW = 32  # positions a threaded reading replay reads as one batch
 COUNTERS = ("probes", "hits", "misses", "stores", "replacements", "collisions")
 
 
@@ -70,7 +75,7 @@ class ReadSettings:
     scheme: str = "double"
     cache_mb: float = 8.0
     hash_bits: int = 64
-    threads: int = 1
+    threads: int | None = 1  # None: see ``replay_games``
 
     def reader(self, size: int) -> Reader:
         from ..core.reader import Reader
@@ -124,7 +129,7 @@ def examine(
     threads, the threads take different strings, each string's attack and
     then (if it succeeds) its defence on one thread; the lines are those of
     the serial loop, in its order."""
-    pts = [position.pt(pos) for pos in position.weak_strings(4)]
+    pts = weak_stones(position)
     n = len(pts)
     if failures is not None:
         for pt in pts:
@@ -134,6 +139,26 @@ def examine(
         trace.append(_line(number, pt, "attack", attack))
         if defence is not None:
             trace.append(_line(number, pt, "defend", defence))
+    return n
+
+
+def weak_stones(position: Position) -> list[Point]:
+    """A stone of each string with at most four liberties, in point order."""
+    return [position.pt(pos) for pos in position.weak_strings(4)]
+
+
+def _examine_copies(reader, position, pending, trace):
+    """Read the kept positions ``pending`` ([(move number, BoardCopy)]) as one
+    batch and append their lines in order; return the strings read."""
+    rows = reader.examine_copies(position, [copy for _, copy in pending])
+    n = 0
+    for (number, copy), row in zip(pending, rows, strict=True):
+        for pt, (attack, defence) in zip(copy.stones, row, strict=True):
+            trace.append(_line(number, pt, "attack", attack))
+            if defence is not None:
+                trace.append(_line(number, pt, "defend", defence))
+        n += len(copy.stones)
+    pending.clear()
     return n
 
 
@@ -209,6 +234,8 @@ def replay_game(
         out["to_move"] = "black" if to_move == BLACK else "white"
     except ValueError as e:
         out["error"] = str(e)
+    if after is not None:
+        after.flush()
     out["seconds"] = time.perf_counter() - t1
     if after is not None:
         after.finish()
@@ -221,27 +248,43 @@ def replay_game(
 
 def _reading_step(out, pos, reader, check, trace):
     """The ``after_move`` callback of a reading replay: examines the position
-    with hash checking as ``check`` asks; ``finish()`` fills ``nodes`` and
-    ``cache`` into ``out``."""
+    with hash checking as ``check`` asks.  With threads (and without check
+    "all") it keeps up to ``WINDOW`` positions and reads them as one batch,
+    so that the threads' work spans positions; ``flush()`` reads what is
+    kept; ``finish()`` flushes, then fills ``nodes`` and ``cache`` into ``out``."""
+    from ..core.reader import BoardCopy
+
     lines = trace if trace is not None else []
     failures = [] if check == "all" else None
+    batched = reader.threads > 1 and failures is None
+    pending = []
     out.update(nodes=0, results=0, reading_mismatches=0, reading_mismatch_at=[])
 
     def after(number: int) -> None:
         pos.check_hashing = check == "all"
         try:
-            out["results"] += examine(reader, pos, number, lines, failures)
+            if not batched:
+                out["results"] += examine(reader, pos, number, lines, failures)
+                return
+            pending.append((number, BoardCopy(pos, weak_stones(pos))))
+            if len(pending) >= WINDOW:
+                flush()
         finally:
             pos.check_hashing = check is not None
 
+    def flush() -> None:
+        if pending:
+            out["results"] += _examine_copies(reader, pos, pending, lines)
+
     def finish() -> None:
+        flush()
         out["nodes"] = reader.nodes
         out["cache"] = reader.cache_stats()
         if failures:
             out["reading_mismatches"] = len(failures)
             out["reading_mismatch_at"] = failures
 
-    after.finish = finish
+    after.flush, after.finish = flush, finish
     return after
 
 
@@ -388,6 +431,10 @@ def replay_games(
 
     t0 = time.perf_counter()
     check = check_mode(check_hashing)
+    if read is not None and read.threads is None:
+        # threads pay off when the games run one at a time, in this process
+        one_at_a_time = workers == 1 and dask is None
+        read = replace(read, threads=options.cores() if one_at_a_time else 1)
     jobs = make_jobs(paths, check, read, until)
     if dask is None:
         announce_compile()

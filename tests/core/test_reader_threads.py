@@ -15,7 +15,7 @@ import time
 import pytest
 
 from gogame.core.coords import parse_gtp
-from gogame.core.reader import Reader
+from gogame.core.reader import BoardCopy, Reader
 from gogame.core.reading_cache import ReadingCache
 from gogame.tools.bench import load_problems, problem_position
 from tests.helpers import diagrams
@@ -270,6 +270,44 @@ def test_read_many_answers_like_a_serial_loop(threads):
     assert all(st["nodes"] > 0 for st in stats), "every thread took questions"
     assert reader.parallel_reads == 0  # no question was split
     assert sum(st["marks"] + st["stopped"] for st in stats) == 0
+
+
+def game_copies(path, moves):
+    """Copies of one game's positions after each of ``moves``, with the
+    answers ``examine_strings`` gives on each position alone."""
+    copies, alone = [], []
+    for move in moves:
+        p = position_at(path, move)
+        stones = weak_strings(p, 4)
+        copies.append(BoardCopy(p, stones))
+        alone.append(Reader(cache=ReadingCache(8)).examine_strings(p, stones))
+    return p, copies, alone
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_examine_copies_spans_positions_with_the_answers_of_each(threads):
+    """One batch over several positions of a game: every position's answers
+    are what it gives alone, whichever thread read them, and the position
+    handed in is unchanged."""
+    path = mixed_games()[0]
+    last, copies, alone = game_copies(path, (20, 35, 36, 70, 110))
+    before = (last.hash, last.stackp, last.moves())
+    reader = Reader(threads=threads, cache=ReadingCache(8))
+    assert reader.examine_copies(last, copies) == alone
+    assert sum(len(row) for row in alone) > 60
+    assert (last.hash, last.stackp, last.moves()) == before
+    if threads > 1:
+        assert sum(st["nodes"] for st in reader.thread_stats()[1:]) > 0, "the helpers read"
+    assert reader.examine_copies(last, []) == []
+
+
+def test_a_board_copy_is_refused_inside_a_trymove():
+    p, stones = batch_cases()[0]
+    empty = next((r, c) for r in range(19) for c in range(19) if not p.color_at((r, c)))
+    assert p.trymove(empty, 1)
+    with pytest.raises(ValueError, match="outside trymove"):
+        BoardCopy(p, stones)
+    p.popgo()
 
 
 def test_read_many_one_trymove_deep_and_on_a_fresh_reader():

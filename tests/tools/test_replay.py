@@ -183,9 +183,10 @@ def games_19():
 
 @pytest.mark.parametrize("games, until", [(2, 26), (3, 61)])
 def test_read_traces_are_identical_with_1_2_and_4_threads(games, until):
-    """The threads take different strings of each position (``examine``
-    through ``Reader.examine_strings``): the trace is the serial one, byte
-    for byte, and so are the strings counted."""
+    """The threads take different strings of a window of positions
+    (``Reader.examine_copies``; 61 moves make a full window and a part):
+    the trace is the serial one, byte for byte, and so are the strings
+    counted."""
     paths = games_19()[:games]
     reports, traces = {}, {}
     for threads in (1, 2, 4):
