@@ -11,6 +11,7 @@ quietly with status 1, as Python's documentation advises.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -242,15 +243,47 @@ def _add_regress(sub):
         "--threads",
         type=options.argtype(options.threads),
         default=None,
-        help="gogame's reading threads",
+        help="gogame's reading threads (default 1, so that node counts are reproducible)",
+    )
+    p.add_argument(
+        "--prove",
+        action="store_true",
+        help="ask the prover (in-process, no GTP engine) every attack/defend test",
+    )
+    from .tools import jobs  # light: the integer option type
+
+    p.add_argument(
+        "--prove-nodes",
+        type=jobs.int_in(1, 10**9, "prove nodes"),
+        default=None,
+        metavar="N",
+        help="with --prove: the node budget a question (default 500000)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=_regress)
 
 
-def _mine(args):
+def _mine_report(args):
+    from .tools.mine import ReportError, format_report, load_index, report
+
+    try:
+        rep = report(load_index(args.report))
+    except ReportError as e:
+        print(f"gogame mine: error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(rep, indent=1) if args.json else format_report(rep, args.report))
+    return 0
+
+
+def _mine(args, parser=None):
     import os
 
+    if args.report is not None:
+        if args.games:
+            parser.error("--report reads a corpus: give no games")
+        return _mine_report(args)
+    if not args.games:
+        parser.error("the following arguments are required: GAME.sgf")
     from .tools.jobs import ExecutionError, want_progress
     from .tools.mine import MineSettings, format_summary, gnugo_installed, mine_games
 
@@ -288,8 +321,14 @@ def _add_mine(sub):
     from .tools import jobs  # light: options of the execution modes
 
     p = sub.add_parser("mine", help="mine games for problems the oracles disagree on (SGF corpus)")
-    p.add_argument("games", nargs="+", metavar="GAME.sgf")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for the SGFs and index.json")
+    p.add_argument("games", nargs="*", metavar="GAME.sgf")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", metavar="DIR", help="folder for the SGFs and index.json")
+    where.add_argument(
+        "--report",
+        metavar="DIR",
+        help="no mining: how often gogame and GNU Go agree with the proofs of DIR/index.json",
+    )
     p.add_argument(
         "--every",
         type=jobs.int_in(1, 100000, "every"),
@@ -322,7 +361,7 @@ def _add_mine(sub):
     )
     mode.add_argument("--dask", metavar="ADDRESS", help="run the games on an existing Dask cluster")
     p.add_argument("--json", action="store_true", help="the summary as one JSON object")
-    p.set_defaults(run=_mine)
+    p.set_defaults(run=functools.partial(_mine, parser=p))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -26,6 +26,11 @@ mode.  Bad input never stops a run: a game that cannot be read, or holds an
 illegal move, sets that game's ``error`` (problems found before an illegal
 move are kept); a GNU Go failure sets ``gnugo_error`` and the game goes on
 without GNU Go.
+
+``--report DIR`` (``load_index``, ``report``, ``format_report``) mines
+nothing: it reads ``DIR/index.json`` and, over the problems with a proven
+answer, grades gogame's and GNU Go's answers (``grade``): the code is
+judged by ``consistent``; a move counts only when it is the proof's move.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from .replay import ReadSettings, announce_compile, load_job_game, read_game_byt
 
 GNUGO = "/usr/games/gnugo"
 BIG_NODES = 5000
+PROOF_NODES = 100  # a proof this big is a reading problem, not a one-move capture
 MAX_LIBS = 4
 QUESTIONS = ("attack", "defend")
 CATEGORIES = ("ko", "snapback", "ladder", "net", "semeai", "edge", "other")
@@ -107,10 +113,13 @@ def consistent(question: str, proven: int, code: int) -> bool:
     return code == proven
 
 
-def judge(question: str, gogame: dict, gnugo: dict | None, proven: dict) -> list[str]:
+def judge(
+    question: str, gogame: dict, gnugo: dict | None, proven: dict, proof_nodes: int = 0
+) -> list[str]:
     """Why a question is kept (empty: not kept): ``gogame-gnugo`` (codes
     differ), ``gogame-proven``/``gnugo-proven`` (contradicts the proof),
-    ``nodes`` (the reader needed ``BIG_NODES`` or more)."""
+    ``nodes`` (the reader needed ``BIG_NODES`` or more), ``proof`` (proven,
+    by a search of ``PROOF_NODES`` prover nodes or more)."""
     reasons = []
     if gnugo is not None and gnugo["code"] != gogame["code"]:
         reasons.append("gogame-gnugo")
@@ -121,6 +130,8 @@ def judge(question: str, gogame: dict, gnugo: dict | None, proven: dict) -> list
             reasons.append("gnugo-proven")
     if gogame["nodes"] >= BIG_NODES:
         reasons.append("nodes")
+    if proven["status"] == "proven" and proof_nodes >= PROOF_NODES:
+        reasons.append("proof")
     return reasons
 
 
@@ -243,6 +254,7 @@ class _Miner:
         from ..core.prover import Prover
 
         self.settings, self.out, self.path = settings, out, game.path
+        self.seen = set()  # what ``_repeat`` compares
         self.position = Position(game.size)
         self.reader = ReadSettings(cache_mb=settings.cache_mb).reader(game.size)
         self.prover = Prover(max_nodes=settings.prove_nodes)
@@ -280,11 +292,31 @@ class _Miner:
                 self._gnugo_failed(e)
         to_move = self.to_move.get(number, BLACK)
         for p in self.position.weak_strings(MAX_LIBS):
-            for r in self._string(number, self.position.pt(p)):
-                if r["reasons"]:
+            pt = self.position.pt(p)
+            for r in self._string(number, pt):
+                if r["reasons"] and not self._repeat(pt, r):
                     question = f"{r['question']} {r['vertex']}"
                     r["sgf"] = position_sgf(self.position, to_move, question)
                     self.out["problems"].append(r)
+
+    def _repeat(self, pt: Point, r: dict) -> bool:
+        """Whether this game kept the problem already at an earlier sampled
+        position: the same question on the same stones with the same
+        liberties, answered alike by all three.  Counted in ``repeats``."""
+        key = (
+            r["question"],
+            frozenset(self.position.string_stones(pt)),
+            frozenset(self.position.findlib(pt)),
+            tuple(r["proven"].values()),
+            r["gogame"]["code"],
+            None if r["gnugo"] is None else r["gnugo"]["code"],
+        )
+        if key in self.seen:
+            self.out["repeats"] += 1
+            self.out["tally"][r["category"]]["kept"] -= 1
+            return True
+        self.seen.add(key)
+        return False
 
     def _ask(self, question: str, pt: Point, number: int) -> dict:
         """The three answers to one question, as an index record (no file yet)."""
@@ -324,7 +356,7 @@ class _Miner:
         tally = self.out["tally"].setdefault(category, dict.fromkeys(TALLY_KEYS, 0))
         for r in records:
             r["category"] = category
-            r["reasons"] = judge(r["question"], r["gogame"], r["gnugo"], r["proven"])
+            r["reasons"] = judge(r["question"], r["gogame"], r["gnugo"], r["proven"], r["nodes"])
             _count(tally, r)
             del r["line"]
         self.out["questions"] += len(records)
@@ -359,6 +391,7 @@ def mine_job(job: dict[str, Any]) -> dict[str, Any]:
         "moves": 0,
         "positions": 0,
         "questions": 0,
+        "repeats": 0,
         "problems": [],
         "tally": {},
         "error": None,
@@ -434,6 +467,7 @@ def merge(results: Iterable[dict[str, Any]]) -> tuple[list[dict], dict[str, Any]
         "positions": sum(g["positions"] for g in results),
         "questions": sum(g["questions"] for g in results),
         "kept": len(index),
+        "repeats": sum(g.get("repeats", 0) for g in results),
         "by_category": {c: agreement[c]["kept"] for c in CATEGORIES},
         "agreement": agreement,
         "errors": [g["error"] for g in results if g["error"]],
@@ -499,7 +533,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     s = summary
     lines = [
         f"mined {s['games']} games: {s['positions']} positions, {s['questions']} questions, "
-        f"{s['kept']} kept in {s['out']} ({s['wall_seconds']:.1f} s wall)",
+        f"{s['kept']} kept ({s['repeats']} repeats left out) in {s['out']} "
+        f"({s['wall_seconds']:.1f} s wall)",
         f"{'category':9} {'questions':>9} {'kept':>5} {'proven':>6}  "
         f"{'gogame = proof':>16}  {'GNU Go = proof':>16}  {'gogame = GNU Go':>16}",
     ]
@@ -510,5 +545,143 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"{_share(t['gogame_agrees'], t['proven']):>16}  "
             f"{_share(t['gnugo_agrees'], t['gnugo_proven']):>16}  "
             f"{_share(t['gogame_gnugo_same'], t['gnugo_asked']):>16}"
+        )
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- --report
+REPORT_KEYS = (
+    "proven",
+    "gogame_correct",
+    "gogame_proven_move",
+    "gnugo_asked",
+    "gnugo_correct",
+    "gnugo_proven_move",
+)
+ORACLES = ("gogame", "gnugo")
+
+
+class ReportError(ValueError):
+    """A corpus folder that cannot be reported on; the message is one line."""
+
+
+def _entry_ok(e: Any) -> bool:
+    """Whether ``e`` has the fields the report reads, of the right types."""
+    try:
+        proven = e["proven"]
+        ok = e["question"] in QUESTIONS and isinstance(e["file"], str)
+        ok = ok and isinstance(e["category"], str) and proven["status"] in ("proven", "unknown")
+        ok = ok and (proven["status"] == "unknown" or proven["code"] in (0, 1, 2, 3))
+        return ok and all(
+            e[k] is None or (e[k]["code"] in (0, 1, 2, 3) and "move" in e[k]) for k in ORACLES
+        )
+    except (KeyError, TypeError):
+        return False
+
+
+def load_index(folder: str | os.PathLike) -> list[dict]:
+    """``folder/index.json`` as a list of problems; ``ReportError`` when the
+    folder or file is missing or the file is not a mine index."""
+    path = os.path.join(folder, "index.json")
+    if not os.path.isdir(folder):
+        raise ReportError(f"no such folder: {folder}")
+    if not os.path.isfile(path):
+        raise ReportError(f"no index.json in {folder}")
+    try:
+        with open(path, encoding="utf-8") as f:
+            index = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ReportError(f"cannot read {path}: {str(e).splitlines()[0]}") from None
+    if not isinstance(index, list):
+        raise ReportError(f"{path} is not a list of problems")
+    for k, e in enumerate(index):
+        if not _entry_ok(e):
+            raise ReportError(
+                f"{path}: problem {k} lacks question, proven, gogame, gnugo or category"
+            )
+    return index
+
+
+def grade(question: str, proven: dict, answer: dict | None) -> str | None:
+    """One oracle's answer against a proven one (None: no answer, or no
+    proof): ``wrong`` when its code is not ``consistent`` with the proven
+    code; ``proven_move`` when it is and the answer needs no move (code 0)
+    or names the proof's move (``PASS`` included); else ``code`` (the code
+    is right, the move is another one, not checked)."""
+    if answer is None or proven["status"] != "proven":
+        return None
+    if not consistent(question, proven["code"], answer["code"]):
+        return "wrong"
+    if answer["code"] == 0 or answer["move"] == proven["move"]:
+        return "proven_move"
+    return "code"
+
+
+def _answer_text(a: dict | None) -> str | None:
+    """``0``, ``CODE MOVE`` (``PASS`` when none is named), or None."""
+    if a is None:
+        return None
+    return f"{a['code']} {a['move'] or 'PASS'}" if a["code"] else "0"
+
+
+def report(index: list[dict]) -> dict[str, Any]:
+    """The --report dict: ``problems``, ``proven``; ``categories``, for
+    ``all`` and each category (those of ``CATEGORIES``, then any other
+    found), the counts of ``REPORT_KEYS`` over the proven problems and the
+    files where gogame's or GNU Go's answer is wrong (``gogame_wrong``,
+    ``gnugo_wrong``); ``wrong``, one record a problem with a wrong answer."""
+    names = list(CATEGORIES) + sorted({e["category"] for e in index} - set(CATEGORIES))
+    cats = {
+        c: {**dict.fromkeys(REPORT_KEYS, 0), "gogame_wrong": [], "gnugo_wrong": []}
+        for c in ("all", *names)
+    }
+    wrong = []
+    proven = [e for e in index if e["proven"]["status"] == "proven"]
+    for e in proven:
+        grades = {k: grade(e["question"], e["proven"], e[k]) for k in ORACLES}
+        for t in (cats["all"], cats[e["category"]]):
+            t["proven"] += 1
+            t["gnugo_asked"] += e["gnugo"] is not None
+            for k, g in grades.items():
+                t[f"{k}_correct"] += g in ("proven_move", "code")
+                t[f"{k}_proven_move"] += g == "proven_move"
+                if g == "wrong":
+                    t[f"{k}_wrong"].append(e["file"])
+        if "wrong" in grades.values():
+            wrong.append(
+                {
+                    "file": e["file"],
+                    "category": e["category"],
+                    "question": e["question"],
+                    "vertex": e.get("vertex"),
+                    "proven": _answer_text(e["proven"]),
+                    **{k: _answer_text(e[k]) for k in ORACLES},
+                    "wrong": [k for k in ORACLES if grades[k] == "wrong"],
+                }
+            )
+    return {"problems": len(index), "proven": len(proven), "categories": cats, "wrong": wrong}
+
+
+def format_report(rep: dict[str, Any], folder: str | os.PathLike = "") -> str:
+    """The --report table: one row a category (``all`` first), then the
+    problems with a wrong answer."""
+    lines = [
+        f"mine report on {folder or 'the index'}: {rep['problems']} problems, "
+        f"{rep['proven']} with a proven answer",
+        f"{'category':9} {'proven':>6}  {'gogame correct':>15} {'proven move':>12}  "
+        f"{'GNU Go asked':>12} {'GNU Go correct':>15} {'proven move':>12}",
+    ]
+    for name, t in rep["categories"].items():
+        lines.append(
+            f"{name:9} {t['proven']:6d}  {_share(t['gogame_correct'], t['proven']):>15} "
+            f"{t['gogame_proven_move']:12d}  {t['gnugo_asked']:12d} "
+            f"{_share(t['gnugo_correct'], t['gnugo_asked']):>15} {t['gnugo_proven_move']:12d}"
+        )
+    if rep["wrong"]:
+        lines.append("wrong answers (the code contradicts the proof):")
+    for w in rep["wrong"]:
+        lines.append(
+            f"  {w['file']} [{w['category']}] {w['question']}: proven {w['proven']}, "
+            f"gogame {w['gogame']}, GNU Go {w['gnugo'] or '-'} (wrong: {', '.join(w['wrong'])})"
         )
     return "\n".join(lines)

@@ -53,6 +53,37 @@ gogame itself (``GOGAME_CMD``: ``python -m gogame gtp``).
 Exit status of ``gogame regress``: 0 when no engine had an unexpected FAIL
 (an unexpected PASS still exits 0, as gogui-regress), 1 otherwise, 2 for a
 missing .tst file, a bad option or an engine that cannot start.
+
+``--prove`` (``prove_file``, ``prove_run``): no GTP engine is started.  The
+setup lines drive an in-process ``GtpEngine`` as above, and every
+``attack``/``defend`` test is asked of one ``Prover`` (16 MB table, kept for
+the whole run) with ``prove_nodes`` nodes a question; other tests are
+skipped and counted.  Each proven answer gets a ``verdict`` against the
+file's expected answer, by ``mine.consistent``: ``agrees``, ``contradicts``,
+``unknown`` (not proven, or the question could not be asked) or
+``unjudged`` (no readable expected answer).  Exit status: 0, 1 when a test
+contradicts the file or a setup line or test could not be run, 2 for bad
+input.  Report::
+
+    {"prove_nodes": int,
+     "tests": [{"file", "number", "command", "question", "vertex",
+                "expected", "status" ("proven"|"unknown"|"error"),
+                "code" (int|None), "move" (GTP text|None), "answer"
+                ("0", "1 D4", "1 PASS", "unknown", or the error text),
+                "line" (the proof's principal line, GTP vertices),
+                "nodes", "seconds", "verdict", "matches" (the proven
+                answer matches the #? pattern, * ignored; None otherwise)}],
+     "setup_errors": [{"file", "line", "command", "answer"}],
+     "files": {FILE: PROVE_TOTALS}, "totals": PROVE_TOTALS}
+
+    PROVE_TOTALS = {"tests", "skipped", "questions", "proven"
+                    ({"attack", "defend", "all"}), "codes" ({"attack":
+                    {CODE: n}, "defend": {CODE: n}}, proven codes), "unknown",
+                    "budget_spent" (unknown after the whole budget),
+                    "errors", "agrees", "contradicts", "unjudged",
+                    "matches", "contradictions" ([{"file", "number",
+                    "command", "expected", "answer"}]), "nodes",
+                    "seconds" (proving time summed), "wall_seconds"}
 """
 
 from __future__ import annotations
@@ -65,8 +96,12 @@ import shlex
 import sys
 import time
 from collections.abc import Container, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..gtp.client import EngineError, GtpClient
+
+if TYPE_CHECKING:
+    from ..core.prover import Prover
 
 GOGAME_CMD = [sys.executable, "-m", "gogame", "gtp"]
 OUTCOMES = ("pass", "fail", "PASS", "FAIL", "ignored")
@@ -329,7 +364,8 @@ def parse_only(text: str | None) -> set[int] | None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """``gogame regress`` on parsed options (files, engine, only, json, threads)."""
+    """``gogame regress`` on parsed options (files, engine, only, json,
+    threads, prove, prove_nodes)."""
     try:
         only = parse_only(args.only)
     except ValueError:
@@ -341,9 +377,14 @@ def main(args: argparse.Namespace) -> int:
         if not os.path.isfile(path):
             print(f"gogame regress: no such file: {path}", file=sys.stderr)
             return 2
+    if getattr(args, "prove", False):
+        return _main_prove(args, only)
+    if getattr(args, "prove_nodes", None) is not None:
+        print("gogame regress: --prove-nodes needs --prove", file=sys.stderr)
+        return 2
     gogame = list(GOGAME_CMD)
-    if args.threads is not None:
-        gogame += ["--threads", str(args.threads)]
+    # one thread unless asked: node counts then do not depend on the threads
+    gogame += ["--threads", str(args.threads or 1)]
     engines = {"gogame": gogame}
     if args.engine:
         engines[args.engine] = args.engine
@@ -358,3 +399,245 @@ def main(args: argparse.Namespace) -> int:
         print(format_report(report))
     fails = sum(e["totals"]["FAIL"] for e in report["engines"].values())
     return 1 if fails else 0
+
+
+# ------------------------------------------------------------------ --prove
+PROVE_NODES = 500_000
+PROVE_TABLE_MB = 16
+PROVE_QUESTIONS = ("attack", "defend")
+VERDICTS = ("agrees", "contradicts", "unknown", "unjudged")
+_CODES = re.compile(r"\(?([0-3](?:\|[0-3])*)\)?\s*(.*)", re.DOTALL)
+
+
+def expected_codes(expected: str | None) -> frozenset[int] | None:
+    """The answer codes a ``#?`` text accepts, read from its leading code
+    (``[1 (A2|C2)]`` -> {1}, ``[(2|3) B4]`` -> {2, 3}, ``[!0]`` -> {1, 2, 3});
+    None when there is none to read: no ``#?`` line, ``&``, a pattern not
+    starting with a code, or a negated pattern that names moves."""
+    m = _EXPECT.match("#? " + expected) if expected is not None else None
+    if m is None or "&" in m.group(2):
+        return None
+    pattern = m.group(1).strip()
+    negate = pattern.startswith("!")
+    c = _CODES.fullmatch(pattern[1:].strip() if negate else pattern)
+    if c is None or (negate and c.group(2).strip()):
+        return None
+    codes = frozenset(int(x) for x in c.group(1).split("|"))
+    return frozenset({0, 1, 2, 3} - codes) if negate else codes
+
+
+def verdict(question: str, expected: str | None, status: str, code: int | None) -> str:
+    """A prover answer against the file's: ``unknown`` unless proven;
+    ``unjudged`` when the expected codes cannot be read; ``agrees`` when
+    some expected code is consistent with the proven one
+    (``mine.consistent``), else ``contradicts``.  Moves are not compared: a
+    proven code decides whether the file's move can work."""
+    from .mine import consistent
+
+    if status != "proven":
+        return "unknown"
+    codes = expected_codes(expected)
+    if codes is None:
+        return "unjudged"
+    return "agrees" if any(consistent(question, code, e) for e in codes) else "contradicts"
+
+
+def _prove_answer(result) -> dict:
+    """A ``ProofResult`` as the fields of a test record."""
+    from ..core.coords import format_gtp
+
+    if not result.proven:
+        return {"status": "unknown", "code": None, "move": None, "answer": "unknown", "line": []}
+    move = format_gtp(result.move) if result.code else None
+    answer = f"{result.code} {move}" if result.code else "0"
+    line = [format_gtp(p) for p in result.line]
+    return {"status": "proven", "code": result.code, "move": move, "answer": answer, "line": line}
+
+
+def _prove_test(engine, prover, item: tuple, name: str) -> dict:
+    """One attack/defend test asked of the prover on the engine's position."""
+    from ..gtp.protocol import GtpError
+
+    _, _, number, command, expected = item
+    words = command.split()
+    record = {"file": name, "number": number, "command": command, "question": words[0]}
+    record.update(vertex=words[1] if len(words) > 1 else None, expected=expected)
+    try:
+        pt = engine.parse_stone(words[1:2])
+        ask = prover.attack if words[0] == "attack" else prover.defend
+        result = ask(engine.session.position, pt)
+    except (GtpError, ValueError) as exc:
+        record.update(status="error", code=None, move=None, answer=str(exc), line=[])
+        record.update(nodes=0, seconds=0.0)
+    else:
+        record.update(_prove_answer(result), nodes=result.nodes, seconds=result.seconds)
+    record["verdict"] = verdict(words[0], expected, record["status"], record["code"])
+    matched = judge(expected, record["answer"]) in ("pass", "PASS")
+    record["matches"] = matched if record["status"] == "proven" else None
+    return record
+
+
+def prove_totals(
+    tests: list[dict], skipped: int = 0, wall_seconds: float = 0.0, budget: int | None = None
+) -> dict:
+    """PROVE_TOTALS (module docstring) of a list of --prove test records;
+    ``budget_spent`` counts the unknown answers that used ``budget`` nodes."""
+    proven = [r for r in tests if r["status"] == "proven"]
+    codes = {q: {} for q in PROVE_QUESTIONS}
+    for r in sorted(proven, key=lambda r: r["code"]):
+        codes[r["question"]][str(r["code"])] = codes[r["question"]].get(str(r["code"]), 0) + 1
+    bad = [r for r in tests if r["verdict"] == "contradicts"]
+    return {
+        "tests": len(tests) + skipped,
+        "skipped": skipped,
+        "questions": len(tests),
+        "proven": {
+            **{q: sum(r["question"] == q for r in proven) for q in PROVE_QUESTIONS},
+            "all": len(proven),
+        },
+        "codes": codes,
+        "unknown": sum(r["status"] == "unknown" for r in tests),
+        "budget_spent": sum(
+            r["status"] == "unknown" and budget is not None and r["nodes"] >= budget for r in tests
+        ),
+        "errors": sum(r["status"] == "error" for r in tests),
+        **{v: sum(r["verdict"] == v for r in tests) for v in VERDICTS if v != "unknown"},
+        "matches": sum(bool(r["matches"]) for r in tests),
+        "contradictions": [
+            {k: r[k] for k in ("file", "number", "command", "expected", "answer")} for r in bad
+        ],
+        "nodes": sum(r["nodes"] for r in tests),
+        "seconds": sum(r["seconds"] for r in tests),
+        "wall_seconds": wall_seconds,
+    }
+
+
+def prove_file(
+    path: str | os.PathLike,
+    prove_nodes: int = PROVE_NODES,
+    only: Container[int] | None = None,
+    prover: Prover | None = None,
+) -> dict:
+    """Run one .tst file's setup lines through an in-process ``GtpEngine``
+    and ask ``prover`` every attack/defend test; return the --prove report
+    of that file.  ``prover`` None: a new ``Prover`` with ``prove_nodes``
+    (a given one keeps its own budget).  FileNotFoundError when the file is
+    missing."""
+    import io
+
+    from ..core.prover import Prover
+    from ..gtp.engine import GtpEngine
+
+    name, folder = str(path), os.path.dirname(os.path.abspath(path))
+    with open(path, encoding="utf-8", errors="replace") as f:
+        items = parse_tst(f.read())
+    prover = prover or Prover(table_mb=PROVE_TABLE_MB, max_nodes=prove_nodes)
+    start = time.perf_counter()
+    engine = GtpEngine(log=io.StringIO())  # setup errors are reported, not logged
+    tests, setup_errors, skipped = [], [], 0
+    for item in items:
+        if item[0] == "setup":
+            command = _resolve(item[2], folder)
+            response = engine.send(command)
+            if response.startswith("?"):
+                answer = response[1:].strip()
+                setup_errors.append(
+                    {"file": name, "line": item[1], "command": command, "answer": answer}
+                )
+        elif only is None or item[2] in only:
+            if item[3].split()[0] in PROVE_QUESTIONS:
+                tests.append(_prove_test(engine, prover, item, name))
+            else:
+                skipped += 1
+    wall = time.perf_counter() - start
+    t = prove_totals(tests, skipped, wall, prover.max_nodes)
+    return {
+        "prove_nodes": prover.max_nodes,
+        "tests": tests,
+        "setup_errors": setup_errors,
+        "files": {name: t},
+        "totals": t,
+    }
+
+
+def prove_run(
+    paths: Sequence[str | os.PathLike],
+    prove_nodes: int = PROVE_NODES,
+    only: Container[int] | None = None,
+) -> dict:
+    """``prove_file`` on every file with one ``Prover`` (its table kept
+    across files); return the --prove report."""
+    from ..core.prover import Prover
+
+    prover = Prover(table_mb=PROVE_TABLE_MB, max_nodes=prove_nodes)
+    report = {"prove_nodes": prove_nodes, "tests": [], "setup_errors": [], "files": {}}
+    for path in paths:
+        result = prove_file(path, prove_nodes, only, prover)
+        report["tests"] += result["tests"]
+        report["setup_errors"] += result["setup_errors"]
+        report["files"].update(result["files"])
+    files = report["files"].values()
+    skipped = sum(t["skipped"] for t in files)
+    wall = sum(t["wall_seconds"] for t in files)
+    report["totals"] = prove_totals(report["tests"], skipped, wall, prove_nodes)
+    return report
+
+
+def _fmt_prove_totals(t: dict) -> list[str]:
+    p, codes = t["proven"], t["codes"]
+    by_code = "; ".join(
+        f"{q} " + ", ".join(f"{c}: {n}" for c, n in codes[q].items()) for q in codes if codes[q]
+    )
+    return [
+        f"{t['questions']} questions ({t['skipped']} other tests skipped): "
+        f"{p['all']} proven ({p['attack']} attack, {p['defend']} defend), "
+        f"{t['unknown']} unknown ({t['budget_spent']} spent the budget), {t['errors']} errors",
+        f"proven codes: {by_code or '-'}",
+        f"against the file: {t['agrees']} agree, {t['contradicts']} contradict, "
+        f"{t['unjudged']} unjudged; {t['matches']} match the #? pattern",
+        f"nodes {t['nodes']:,}, proving time {t['seconds']:.2f} s, wall {t['wall_seconds']:.2f} s",
+    ]
+
+
+def format_prove_report(report: dict) -> str:
+    """The --prove table: one row a question (answer, verdict, nodes,
+    milliseconds), the totals, then the contradictions and setup errors."""
+    head = f"{'file':14} {'#':>4} {'command':14} {'expected':16} {'prover':14} {'verdict':11}"
+    head += f" {'nodes':>8} {'ms':>8}"
+    lines = [head, "-" * len(head)]
+    for r in report["tests"]:
+        lines.append(
+            f"{os.path.basename(r['file'])[:14]:14} {r['number']:>4} {r['command'][:14]:14} "
+            f"{(r['expected'] or '')[:16]:16} {r['answer'][:14]:14} {r['verdict']:11} "
+            f"{r['nodes']:8d} {r['seconds'] * 1000:8.1f}"
+        )
+    lines.append("")
+    lines.append(f"prover, {report['prove_nodes']:,} nodes a question:")
+    t = report["totals"]
+    lines += ["  " + line for line in _fmt_prove_totals(t)]
+    if t["contradictions"]:
+        lines.append("contradictions:")
+        for c in t["contradictions"]:
+            lines.append(
+                f"  {os.path.basename(c['file'])} {c['number']} {c['command']}: "
+                f"expected {c['expected']}, proven {c['answer']}"
+            )
+    for s in report["setup_errors"]:
+        lines.append(f"error at {s['file']}:{s['line']} {s['command']}: {s['answer']}")
+    return "\n".join(lines)
+
+
+def _main_prove(args: argparse.Namespace, only: set[int] | None) -> int:
+    """``gogame regress --prove``: 0, 1 on a contradiction or an error, 2
+    for options that --prove cannot use."""
+    if args.engine or args.threads is not None:
+        print(
+            "gogame regress: --prove runs no GTP engine: drop --engine and --threads",
+            file=sys.stderr,
+        )
+        return 2
+    nodes = PROVE_NODES if args.prove_nodes is None else args.prove_nodes
+    report = prove_run(args.files, nodes, only)
+    print(json.dumps(report, indent=1) if args.json else format_prove_report(report))
+    t = report["totals"]
+    return 1 if t["contradicts"] or t["errors"] or report["setup_errors"] else 0

@@ -58,6 +58,10 @@ def test_judge_keeps_disagreements_and_big_reads_only():
     assert mine.judge("attack", answer(1), answer(0), PROVEN) == ["gogame-gnugo", "gnugo-proven"]
     assert mine.judge("attack", answer(0, nodes=4999), answer(0), UNKNOWN) == []
     assert mine.judge("attack", answer(0, nodes=5000), answer(0), UNKNOWN) == ["nodes"]
+    # a proof that needed a search keeps the question; a one-move one does not
+    assert mine.judge("attack", answer(1), answer(1), PROVEN, 100) == ["proof"]
+    assert mine.judge("attack", answer(1), answer(1), PROVEN, 99) == []
+    assert mine.judge("attack", answer(1), answer(1), UNKNOWN, 10**6) == []
 
 
 def test_snapback_rule_reads_the_proof_line():
@@ -188,6 +192,27 @@ def test_disagreement_kept_agreement_not(tmp_path, monkeypatch, mined):
     assert len(echo) < len(zero)
 
 
+def test_a_problem_repeated_at_later_positions_is_kept_once(tmp_path, monkeypatch):
+    """Every position of 40 moves: a string whose question, stones,
+    liberties and answers are unchanged from an earlier sampled position
+    is not kept again; without the check, those repeats come back."""
+    every = mine.MineSettings(every=1, moves=40)
+    summary, index, out = run(tmp_path, monkeypatch, EchoGnuGo, "once", settings=every)
+    keys = []
+    for e in index:
+        problem = load_game(out / e["file"])
+        pos = Position(problem.size)
+        apply_game(problem, pos)
+        stones = frozenset(pos.string_stones(e["vertex"]))
+        answers = (e["proven"]["status"], e["proven"]["code"], e["gogame"]["code"])
+        keys.append((e["question"], stones, frozenset(pos.findlib(e["vertex"])), answers))
+    assert len(set(keys)) == len(keys) and summary["repeats"] > 0
+    assert sum(summary["by_category"].values()) == len(index)
+    monkeypatch.setattr(mine._Miner, "_repeat", lambda self, pt, r: False)
+    again, all_kept, _ = run(tmp_path, monkeypatch, EchoGnuGo, "all", settings=every)
+    assert len(all_kept) == len(index) + summary["repeats"] and again["repeats"] == 0
+
+
 def test_no_gnugo_runs_without_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(mine, "GNUGO", str(tmp_path / "no-gnugo"))
     args = ["mine", str(GAME), "--moves", "40", "--every", "10", "--json"]
@@ -270,3 +295,142 @@ def test_corpus_entries_load_and_name_a_string():
         apply_game(load_game(CORPUS / e["file"]), pos)
         assert pos.countlib(e["vertex"]) <= 4
     assert os.path.getsize(CORPUS / "index.json") < 2_000_000
+
+
+# ---------------------------------------------------------------- --report
+def problem(name, category, question, proven, gogame, gnugo):
+    """An index entry as mine writes it; answers as (code, move) or None."""
+    status = "unknown" if proven is None else "proven"
+    code, move = proven or (None, None)
+
+    def oracle(a, nodes=None):
+        if a is None:
+            return None
+        return {"code": a[0], "move": a[1], **({} if nodes is None else {"nodes": nodes})}
+
+    return {
+        "file": f"{name}.sgf",
+        "source": {"game": "sgf/x.sgf", "move": 10},
+        "vertex": "D4",
+        "question": question,
+        "proven": {"status": status, "code": code, "move": move},
+        "gogame": oracle(gogame, 10),
+        "gnugo": oracle(gnugo),
+        "nodes": 100,
+        "category": category,
+        "reasons": ["gogame-gnugo"],
+    }
+
+
+HAND_MADE = [
+    problem("ko-other-move", "ko", "attack", (2, "H6"), (1, "J8"), (2, "H6")),
+    problem("ko-gogame-wrong", "ko", "attack", (3, "R7"), (0, None), (3, "R7")),
+    problem("ko-stronger", "ko", "attack", (2, "H6"), (3, "H6"), (1, "H6")),  # 3 > 2: wrong
+    problem("ladder-gnugo-wrong", "ladder", "attack", (1, "D3"), (1, "D3"), (0, None)),
+    problem("ladder-lost", "ladder", "defend", (0, None), (0, None), None),
+    problem("edge-alive", "edge", "defend", (1, "PASS"), (1, "A1"), (2, "A1")),
+    problem("other-unknown", "other", "attack", None, (0, None), (1, "C3")),
+]
+
+
+def test_grade_judges_the_code_and_names_the_proven_move():
+    proof = {"status": "proven", "code": 2, "move": "H6"}
+    assert mine.grade("attack", proof, {"code": 2, "move": "H6"}) == "proven_move"
+    assert mine.grade("attack", proof, {"code": 1, "move": "H6"}) == "proven_move"
+    assert mine.grade("attack", proof, {"code": 1, "move": "J8"}) == "code"
+    assert mine.grade("attack", proof, {"code": 3, "move": "H6"}) == "wrong"
+    assert mine.grade("attack", proof, {"code": 0, "move": None}) == "wrong"
+    assert mine.grade("attack", proof, None) is None
+    assert mine.grade("attack", UNKNOWN, {"code": 0, "move": None}) is None
+    lost = {"status": "proven", "code": 0, "move": None}
+    assert mine.grade("defend", lost, {"code": 0, "move": None}) == "proven_move"
+    alive = {"status": "proven", "code": 1, "move": "PASS"}
+    assert mine.grade("defend", alive, {"code": 1, "move": "PASS"}) == "proven_move"
+    assert mine.grade("defend", alive, {"code": 1, "move": "A1"}) == "code"
+
+
+def test_report_counts_per_category():
+    rep = mine.report(HAND_MADE)
+    assert (rep["problems"], rep["proven"]) == (7, 6)
+    cats = rep["categories"]
+    assert list(cats) == ["all", *mine.CATEGORIES]
+    counts = {c: tuple(cats[c][k] for k in mine.REPORT_KEYS) for c in ("all", "ko", "ladder")}
+    # proven, gogame correct, gogame proven move, GNU Go asked, correct, proven move
+    assert counts["ko"] == (3, 1, 0, 3, 3, 3)
+    assert counts["ladder"] == (2, 2, 2, 1, 0, 0)
+    assert counts["all"] == (6, 4, 2, 5, 3, 3)
+    assert cats["edge"]["gogame_correct"] == 1 and cats["edge"]["gogame_proven_move"] == 0
+    assert cats["other"]["proven"] == 0  # an unknown proof judges nothing
+    assert cats["ko"]["gogame_wrong"] == ["ko-gogame-wrong.sgf", "ko-stronger.sgf"]
+    assert cats["all"]["gnugo_wrong"] == ["ladder-gnugo-wrong.sgf", "edge-alive.sgf"]
+    wrong = {w["file"]: w for w in rep["wrong"]}
+    assert list(wrong) == [
+        "ko-gogame-wrong.sgf",
+        "ko-stronger.sgf",
+        "ladder-gnugo-wrong.sgf",
+        "edge-alive.sgf",
+    ]
+    assert wrong["edge-alive.sgf"] == {
+        "file": "edge-alive.sgf",
+        "category": "edge",
+        "question": "defend",
+        "vertex": "D4",
+        "proven": "1 PASS",
+        "gogame": "1 A1",
+        "gnugo": "2 A1",
+        "wrong": ["gnugo"],
+    }
+
+
+def test_cli_report(tmp_path, capsys):
+    (tmp_path / "index.json").write_text(json.dumps(HAND_MADE))
+    assert cli.main(["mine", "--report", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == mine.report(HAND_MADE)
+    assert cli.main(["mine", "--report", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"mine report on {tmp_path}: 7 problems, 6 with a proven answer"
+    assert lines[2].split() == ["all", "6", "4/6", "(67", "%)", "2", "5", "3/5", "(60", "%)", "3"]
+    assert "  ladder-gnugo-wrong.sgf [ladder] attack: proven 1 D3, gogame 1 D3, GNU Go 0" in (
+        "\n".join(lines)
+    )
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "no index.json in"),
+        ("{not json", "cannot read"),
+        ('{"a": 1}', "is not a list of problems"),
+        ('[{"file": "x.sgf"}]', "problem 0 lacks"),
+    ],
+)
+def test_cli_report_bad_corpus(tmp_path, capsys, content, message):
+    if content is not None:
+        (tmp_path / "index.json").write_text(content)
+    assert cli.main(["mine", "--report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gogame mine: error: ") and message in err and err.count("\n") == 1
+
+
+def test_cli_report_refuses_games_and_out(tmp_path, capsys):
+    assert cli.main(["mine", "--report", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().err == f"gogame mine: error: no such folder: {tmp_path / 'none'}\n"
+    for args in (
+        ["--report", str(tmp_path), str(GAME)],
+        ["--report", str(tmp_path), "--out", str(tmp_path)],
+        ["--out", str(tmp_path)],  # mining needs games
+    ):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["mine", *args])
+        assert e.value.code == 2
+        assert capsys.readouterr().err.strip().splitlines()[-1].startswith("gogame mine: error: ")
+
+
+def test_corpus_report_agrees_with_the_index():
+    index = json.loads((CORPUS / "index.json").read_text())
+    rep = mine.report(mine.load_index(CORPUS))
+    proven = [e for e in index if e["proven"]["status"] == "proven"]
+    assert rep["proven"] == len(proven) == rep["categories"]["all"]["proven"]
+    assert sum(t["proven"] for c, t in rep["categories"].items() if c != "all") == len(proven)
+    for w in rep["wrong"]:
+        assert (CORPUS / w["file"]).is_file() and w["proven"] is not None

@@ -300,3 +300,198 @@ def test_gnugo_reading_tst(reading_tst):
     assert (t["tests"], t["pass"], t["fail"], t["PASS"], t["FAIL"]) == (234, 193, 41, 0, 0)
     assert result["name"] == "GNU Go" and not result["setup_errors"]
     assert t["nodes"] > 50_000
+
+
+# ------------------------------------------------------------------ --prove
+# D4 (white) has two liberties, D3 and E4; the test file's trymove B E4
+# leaves it one, D3.  B6 is a lone white stone: nothing is proven about it.
+NEAR_ATARI = """
+    . . . . . . .
+    . O . . . . .
+    . . . X . . .
+    . . X O . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+"""
+# The white string B5-D5, A4-E4 has three one-point eyes: pass-alive.
+ALIVE = """
+    . O . O .
+    O O O O O
+    . . . . .
+    . . . . .
+    . . . . .
+"""
+PROVE_TST = textwrap.dedent("""\
+    loadsgf near.sgf
+    trymove B E4
+    1 attack D4
+    #? [1 D3]
+    2 attack D4
+    #? [0]
+    3 ladder_attack D4
+    #? [1 D3]
+    4 defend B6
+    #? [1 B5]
+    popgo
+    loadsgf alive.sgf
+    5 attack B5
+    #? [1 C5]
+    6 defend B5
+    #? [1 PASS]
+    7 attack C3
+    #? [0]
+    8 attack D4
+    #? [.*]&
+""")
+
+
+def write_prove_tst(tmp_path):
+    from tests.helpers.diagrams import sgf_record
+
+    folder = tmp_path / "prove"
+    folder.mkdir()
+    (folder / "near.sgf").write_text(sgf_record(NEAR_ATARI))
+    (folder / "alive.sgf").write_text(sgf_record(ALIVE))
+    path = folder / "p.tst"
+    path.write_text(PROVE_TST)
+    return path
+
+
+@pytest.mark.parametrize(
+    "expected, codes",
+    [
+        ("[1 D3]", {1}),
+        ("[0]*", {0}),
+        ("[1 (A2|C2|C1)]", {1}),
+        ("[(2|3) (B4|C4)]", {2, 3}),
+        ("[3|R3|R2]", {3}),
+        ("[2 PASS]*", {2}),
+        ("[!0]", {1, 2, 3}),
+        ("[!1 A1]", None),  # a negated move: no code set to read
+        ("[.*]", None),
+        ("[1]&", None),
+        (None, None),
+    ],
+)
+def test_expected_codes(expected, codes):
+    got = regress.expected_codes(expected)
+    assert (None if got is None else set(got)) == codes
+
+
+@pytest.mark.parametrize(
+    "question, expected, status, code, verdict",
+    [
+        ("attack", "[1 D3]", "proven", 1, "agrees"),
+        ("attack", "[1 D3]", "proven", 2, "agrees"),  # code 1 is not ruled out
+        ("attack", "[3 D3]", "proven", 2, "contradicts"),  # a weaker code than proven
+        ("attack", "[0]", "proven", 1, "contradicts"),
+        ("attack", "[1 D3]", "proven", 0, "contradicts"),  # pass-alive: no move captures
+        ("attack", "[(2|3) D3]", "proven", 2, "agrees"),
+        ("defend", "[1 D3]", "proven", 0, "contradicts"),
+        ("defend", "[0]", "proven", 1, "contradicts"),
+        ("defend", "[2 D3]", "proven", 1, "contradicts"),
+        ("defend", "[0]", "proven", 0, "agrees"),
+        ("attack", "[0]", "unknown", None, "unknown"),
+        ("attack", "[.*]&", "proven", 1, "unjudged"),
+    ],
+)
+def test_verdict(question, expected, status, code, verdict):
+    assert regress.verdict(question, expected, status, code) == verdict
+
+
+def test_prove_file_proves_and_finds_contradictions(tmp_path):
+    path = write_prove_tst(tmp_path)
+    result = regress.prove_file(path, prove_nodes=2000)
+    tests = {r["number"]: r for r in result["tests"]}
+    assert sorted(tests) == [1, 2, 4, 5, 6, 7, 8]  # 3 is no attack/defend test
+    assert (tests[1]["answer"], tests[1]["verdict"], tests[1]["matches"]) == (
+        "1 D3",
+        "agrees",
+        True,
+    )
+    assert tests[1]["line"][0] == "D3" and tests[1]["move"] == "D3"
+    assert (tests[2]["answer"], tests[2]["verdict"]) == ("1 D3", "contradicts")
+    assert (tests[4]["status"], tests[4]["verdict"], tests[4]["matches"]) == (
+        "unknown",
+        "unknown",
+        None,
+    )
+    assert (tests[5]["answer"], tests[5]["verdict"]) == ("0", "contradicts")
+    assert (tests[6]["answer"], tests[6]["verdict"]) == ("1 PASS", "agrees")
+    assert tests[7]["status"] == "error" and tests[7]["answer"] == "vertex must not be empty"
+    assert tests[8]["answer"] == "0" and tests[8]["verdict"] == "unjudged"  # "&": not judged
+    t = result["totals"]
+    assert (t["tests"], t["skipped"], t["questions"]) == (8, 1, 7)
+    assert t["proven"] == {"attack": 4, "defend": 1, "all": 5}
+    assert t["codes"] == {"attack": {"0": 2, "1": 2}, "defend": {"1": 1}}
+    assert (t["unknown"], t["budget_spent"], t["errors"]) == (1, tests[4]["nodes"] >= 2000, 1)
+    assert (t["agrees"], t["contradicts"], t["unjudged"], t["matches"]) == (2, 2, 1, 2)
+    assert [c["number"] for c in t["contradictions"]] == [2, 5]
+    assert t["nodes"] == sum(r["nodes"] for r in result["tests"]) and not result["setup_errors"]
+
+
+def test_prove_totals_count_spent_budgets():
+    def record(status, nodes):
+        return {"status": status, "question": "attack", "code": None, "verdict": "unknown"} | {
+            "nodes": nodes,
+            "seconds": 0.5,
+            "matches": None,
+        }
+
+    tests = [record("unknown", 100), record("unknown", 500), record("error", 0)]
+    t = regress.prove_totals(tests, skipped=2, wall_seconds=3.0, budget=500)
+    assert (t["tests"], t["questions"], t["unknown"], t["budget_spent"], t["errors"]) == (
+        5,
+        3,
+        2,
+        1,
+        1,
+    )
+    assert t["nodes"] == 600 and t["seconds"] == 1.5 and t["wall_seconds"] == 3.0
+
+
+def test_cli_prove(tmp_path, capsys):
+    path = str(write_prove_tst(tmp_path))
+    args = ["regress", path, "--prove", "--prove-nodes", "2000"]
+    assert cli.main([*args, "--json"]) == 1  # contradictions
+    report = json.loads(capsys.readouterr().out)
+    assert report["prove_nodes"] == 2000 and list(report["files"]) == [path]
+    assert [c["number"] for c in report["totals"]["contradictions"]] == [2, 5]
+    assert cli.main([*args, "--only", "1,6"]) == 0  # no contradiction, no error
+    text = capsys.readouterr().out
+    assert "2 questions (0 other tests skipped): 2 proven (1 attack, 1 defend)" in text
+    assert "contradictions:" not in text
+    assert cli.main(args) == 1
+    text = capsys.readouterr().out
+    assert "p.tst 5 attack B5: expected [1 C5], proven 0" in text.split("contradictions:")[1]
+
+
+def test_cli_prove_errors(tmp_path, capsys):
+    missing = tmp_path / "missing.tst"
+    assert cli.main(["regress", str(missing), "--prove"]) == 2
+    assert capsys.readouterr().err == f"gogame regress: no such file: {missing}\n"
+    path = str(write_prove_tst(tmp_path))
+    for extra in (["--engine", "gnugo"], ["--threads", "2"]):
+        assert cli.main(["regress", path, "--prove", *extra]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    assert cli.main(["regress", path, "--prove-nodes", "10"]) == 2  # without --prove
+    assert capsys.readouterr().err == "gogame regress: --prove-nodes needs --prove\n"
+    for bad in ("0", "x", "1e9", str(10**9 + 1)):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["regress", path, "--prove", "--prove-nodes", bad])
+        assert e.value.code == 2
+        last = capsys.readouterr().err.strip().splitlines()[-1]
+        assert last.startswith("gogame regress: error: argument --prove-nodes: prove nodes must")
+
+
+@pytest.mark.slow
+def test_reading_tst_through_the_prover(reading_tst):
+    """docs/prover.md: test 198 (attack L5, the file says 0) is proven 2 M8."""
+    result = regress.prove_file(reading_tst)
+    t = result["totals"]
+    assert t["questions"] == 234 and t["errors"] == 0 and not result["setup_errors"]
+    assert [c["number"] for c in t["contradictions"]] == [198]
+    r198 = next(r for r in result["tests"] if r["number"] == 198)
+    assert (r198["answer"], r198["line"][:2]) == ("2 M8", ["M8", "L7"])
+    assert t["proven"]["all"] >= 65
