@@ -107,14 +107,16 @@ class AnalyzeCommands:
         old_limit = reader.node_limit
         reader.node_limit = CAPTURABLE_NODES
         try:
-            for stones in session.worm_stones():
-                pt = stones[0]
-                if session.countlib(pt) > CAPTURABLE_LIBERTIES:
-                    continue
-                code, _ = self.read_checked(session.attack, pt)
+            weak = [
+                stones
+                for stones in session.worm_stones()
+                if session.countlib(stones[0]) <= CAPTURABLE_LIBERTIES
+            ]
+            answers = self.read_checked(session.examine_strings, [s[0] for s in weak])
+            for stones, ((code, _), defence) in zip(weak, answers, strict=True):
                 if code == 0:
                     continue
-                dcode, _ = self.read_checked(session.find_defense, pt)
+                dcode = defence[0]
                 if code in (2, 3) or dcode in (2, 3):
                     groups["#ffd700"].extend(stones)
                 elif dcode == 0:

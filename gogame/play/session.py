@@ -571,6 +571,12 @@ class Engine:
         """(code, move or None): can the string at ``pt`` be saved?"""
         return self.reader.find_defense(self.position, self._string(pt))
 
+    def examine_strings(self, stones: list[Vertex]) -> list[tuple[Answer, Answer | None]]:
+        """For each string (a stone of it): its ``attack``, and its
+        ``find_defense`` when the attack succeeds, else None; with reading
+        threads, the strings are read on all of them (``Reader.examine_strings``)."""
+        return self.reader.examine_strings(self.position, [self._string(pt) for pt in stones])
+
     def ladder_attack(self, pt: Vertex) -> Answer:
         return self.reader.ladder_attack(self.position, self._string(pt))
 

@@ -31,3 +31,27 @@ def test_gogui_gfx_and_param_commands():
     assert params["depth_offset"] == "2" and params["cache_mb"] == "1"
     fails(e, "gogame-param hash md5", "bad value for hash")
     fails(e, "gogame-param colour 3", "unknown parameter colour")
+
+
+def test_capturable_strings_are_the_same_on_threads():
+    """``gfx_capturable`` reads all the weak strings as one batch; with 2
+    threads it colours the serial strings, and the position is unchanged."""
+    board = """
+        . . . . . . . . .
+        . X O . . . . . .
+        . O X X O . . . .
+        . . O X O . . . .
+        . . . O . . X . .
+        . . . . . . O X .
+        . . X . . . . O .
+        . . . . . . . . .
+        . . . . . . . . ."""
+    answers = []
+    for threads in (1, 2):
+        e = setup_board(board)
+        ok(e, f"gogame-param threads {threads}")
+        before = ok(e, "showboard")
+        answers.append(ok(e, "gogame-gfx_capturable"))
+        assert ok(e, "showboard") == before
+    assert answers[0] == answers[1]
+    assert answers[0].startswith("COLOR #ff8c00 B8 C8 C7 D7 D6 H4\n")  # four strings
