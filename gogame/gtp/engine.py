@@ -116,6 +116,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         def work() -> None:
             loaded = False
             try:
+                _skip_blas_probe()
                 box["session"] = self._factory()
                 if _kernels_cached():  # loading takes well under a second: before
                     _warm_kernels()  # any command, so none shares the interpreter with it
@@ -545,6 +546,14 @@ def _result(code, move):
 
 def _detail(e):
     return f": {e}" if str(e) else ""
+
+
+def _skip_blas_probe() -> None:
+    """A GTP process runs only gogame: numba's registries load without
+    their scipy probe (``kernel.skip_blas_probe``)."""
+    from .. import kernel
+
+    kernel.skip_blas_probe()
 
 
 def _kernels_cached() -> bool:

@@ -85,3 +85,28 @@ def _use_cache_dir() -> str:
 
 
 CACHE_DIR = _use_cache_dir()
+
+_BLAS_PROBE = "scipy.linalg.cython_blas"
+
+
+def skip_blas_probe() -> None:
+    """Load numba's CPU registries now, without its BLAS probe: for a
+    process that runs only gogame (``gogame gtp``), called before the first
+    kernel loads.  numba's array-math registry imports scipy.linalg, when
+    it is installed, only to learn whether np.dot and linalg can work (0.2 s
+    of a 0.65 s start on the project machine); the kernels use neither.
+    The import fails fast while the registries load and works again after.
+    Not for library use: other jitted code in the process then finds no
+    BLAS.  Does nothing once scipy.linalg or numba's registries are loaded."""
+    if _BLAS_PROBE in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.registry import cpu_target
+
+    sys.modules[_BLAS_PROBE] = None  # an import of it raises ImportError
+    try:
+        with global_compiler_lock:  # numba refreshes under it when it compiles or loads
+            cpu_target.target_context.refresh()
+    finally:
+        if sys.modules.get(_BLAS_PROBE, 0) is None:
+            del sys.modules[_BLAS_PROBE]

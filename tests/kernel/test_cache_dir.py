@@ -72,3 +72,29 @@ def test_cached_names_the_compiled_entry_points(tmp_path, monkeypatch):
     assert not kernel.cache_is_cold()
     assert kernel.cached("reading.read_string")
     assert not kernel.cached("reading.read_string", "playout.search")
+
+
+def test_skip_blas_probe_leaves_scipy_importable():
+    """In a fresh process: numba's registries load without importing
+    scipy.linalg, the board kernel works, and scipy.linalg imports after."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from gogame import kernel
+kernel.skip_blas_probe()
+assert "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules
+assert kernel._BLAS_PROBE not in sys.modules
+from gogame.core.position import Position
+p = Position(9); p.play("E5", "b"); assert p.countlib("E5") == 4
+try:
+    import scipy
+except ImportError:
+    print("no scipy"); raise SystemExit(0)
+import scipy.linalg.cython_blas
+print("scipy", scipy.__version__)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(("scipy", "no scipy"))
