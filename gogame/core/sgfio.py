@@ -1,4 +1,4 @@
-"""SGF in, through sgfmill: the one loader behind ``gogame replay`` and GTP ``loadsgf``.
+"""SGF in: the one loader behind ``gogame replay`` and GTP ``loadsgf``.
 
 ``load_game(path)`` (or ``parse_game(data, path)``) reads a game's main line
 into a ``Game``; ``apply_game(game, position, until)`` plays it on a
@@ -34,14 +34,21 @@ a missing, unreadable or corrupt file, a size outside 2..25, a bad point
 (off the board or malformed), a bad ``until``, setup stones that leave a
 string without liberties, an illegal move.  Nothing is returned half-read.
 
+Parsing: ``main_line`` reads the first game's main line in one pass over
+sgfmill's own tokens, skipping the variations, and gives way (None) on
+anything not plainly well-formed; sgfmill then parses the file, so a file
+is read as sgfmill reads it and its errors are sgfmill's.  sgfmill still
+interprets the properties (points, point lists, komi, text).
+
 Limits (hostile files): ``load_game`` refuses, with a message and before
 parsing, anything that is not a regular file (a FIFO, ``/dev/zero``,
 ``/dev/stdin``, a directory), a file over ``MAX_SGF_BYTES`` (10 MiB), and
 a file holding more than ``MAX_SGF_NODES`` (250,000) ``;`` bytes -- an
 upper bound on its nodes, counted in variations and comments too -- since
-sgfmill keeps the whole tree (about 650 bytes a node).  Deep variation
-nesting and giant property values within these limits parse (sgfmill is not
-recursive).  ``parse_game`` applies the node limit, not the size limit.
+a parser keeps every node (sgfmill about 650 bytes a node).  Deep variation
+nesting and giant property values within these limits parse (neither
+parser is recursive).  ``parse_game`` applies the node limit, not the size
+limit.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
-from sgfmill import sgf, sgf_properties
+from sgfmill import sgf, sgf_grammar, sgf_properties
 
 from ..kernel.layout import BLACK, EMPTY, MAXSIZE, MINSIZE, WHITE
 from .coords import Point, format_gtp, parse_gtp, parse_sgf, to_pos
@@ -160,8 +167,14 @@ def parse_game(data: bytes, path: str = "<sgf>") -> Game:
         raise SgfError(
             f"{path}: more than {MAX_SGF_NODES} nodes (';' counted); the limit keeps memory bounded"
         )
+    line = main_line(data)
     try:
-        game = sgf.Sgf_game.from_bytes(data)
+        if line is None:  # sgfmill parses it, or says what is wrong
+            game = sgf.Sgf_game.from_bytes(data)
+            nodes = game.get_main_sequence()
+        else:
+            game = sgf.Sgf_game.from_coarse_game_tree(_coarse(line[:1]))
+            nodes = [game.get_root()] + [sgf.Node(p, game.presenter) for p in line[1:]]
     except ValueError as e:
         raise SgfError(f"{path}: not a valid SGF file: {e}") from None
     size = game.get_size()
@@ -189,9 +202,78 @@ def parse_game(data: bytes, path: str = "<sgf>") -> Game:
         except ValueError:
             pass
     number = 0
-    for node in game.get_main_sequence():
+    for node in nodes:
         number = _read_node(node, number, out)
     return out
+
+
+# sgfmill's tokens (sgf_grammar._tokenise_re): a value, an identifier
+# (lower-case letters allowed, then dropped), or one of ( ; ), after blanks
+_TOKEN = rb"\s*(?:\[([^\\\]]*(?:\\.[^\\\]]*)*)\]|([A-Za-z]{1,64})|([;()]))"
+_TOKENS = re.compile(_TOKEN, re.DOTALL)
+_RUN = re.compile(rb"(?:" + _TOKEN + rb")*", re.DOTALL)  # where sgfmill's tokens stop
+_START = sgf_grammar._find_start_re
+_LOWER = sgf_grammar._lcbytes
+
+
+def main_line(data: bytes) -> list[dict[str, list[bytes]]] | None:
+    """The first game's main line as sgfmill's property maps (identifier ->
+    raw values), read in one pass over sgfmill's own tokens without
+    building the variations, which sgfmill's parser keeps.  None for
+    anything not plainly well-formed (no game, a value or identifier out of
+    place, an empty sequence, a node after variations, data ending inside
+    the game): the caller then lets sgfmill parse it, so every file is read
+    as sgfmill reads it, and errors are sgfmill's."""
+    start = _START.search(data)
+    if start is None:
+        return None
+    end = _RUN.match(data, start.start()).end()
+    # per open game tree: [on the main line, nodes read, children opened]
+    trees, line, props, ident, values, in_node = [], [], None, None, 0, False
+    for value, name, delimiter in _TOKENS.findall(data, start.start(), end):
+        if not (name or delimiter):
+            if ident is None:
+                return None  # a value without an identifier
+            values += 1
+            if props is not None:
+                props[ident].append(value)
+            continue
+        if ident is not None and values == 0:
+            return None  # an identifier without a value
+        ident = None
+        if name:
+            ident, values = name.translate(None, _LOWER).decode("ascii"), 0
+            if not in_node or not ident:
+                return None  # a property outside a node
+            if props is not None:
+                props.setdefault(ident, [])
+        elif delimiter == b";":
+            if not trees or trees[-1][2]:
+                return None  # a node after the variations
+            trees[-1][1] += 1
+            in_node, props = True, ({} if trees[-1][0] else None)
+            if props is not None:
+                line.append(props)
+        else:
+            if trees and trees[-1][1] == 0:
+                return None  # an empty sequence
+            in_node, props = False, None
+            if delimiter == b"(":
+                main = not trees or (trees[-1][0] and trees[-1][2] == 0)
+                if trees:
+                    trees[-1][2] += 1
+                trees.append([main, 0, 0])
+                continue
+            trees.pop()
+            if not trees:
+                return line
+    return None  # the tokens ended inside the game: sgfmill's "unexpected end"
+
+
+def _coarse(sequence: list[dict]) -> sgf_grammar.Coarse_game_tree:
+    tree = sgf_grammar.Coarse_game_tree()
+    tree.sequence = sequence
+    return tree
 
 
 def _read_node(node, number, game):

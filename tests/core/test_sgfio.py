@@ -22,6 +22,7 @@ from gogame.core.sgfio import (
 from gogame.kernel.layout import BLACK, WHITE
 from tests.helpers import diagrams
 from tests.helpers.hostile_sgf import write
+from tests.helpers.paths import ROOT
 from tests.helpers.shapes import KO5
 
 
@@ -151,16 +152,16 @@ def test_giant_property_value_under_the_limit_loads(tmp_path):
 
 
 def test_million_node_file_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
-    """The ';' count is checked before sgfmill builds a tree of a million
+    """The ';' count is checked before a parser builds a list of a million
     nodes (a small game still goes through the parser: the spy sees it)."""
     parsed = []
-    real = sgfio.sgf.Sgf_game.from_bytes
+    real = sgfio.main_line
 
-    def spy(data, *args, **kwargs):
+    def spy(data):
         parsed.append(len(data))
-        return real(data, *args, **kwargs)
+        return real(data)
 
-    monkeypatch.setattr(sgfio.sgf.Sgf_game, "from_bytes", spy)
+    monkeypatch.setattr(sgfio, "main_line", spy)
     path = write(tmp_path, "million.sgf", b"(;SZ[19]" + b";B[]" * 1_000_000 + b")")
     with pytest.raises(SgfError, match=f"more than {MAX_SGF_NODES} nodes"):
         load_game(path)
@@ -184,3 +185,54 @@ def test_non_utf8_text_in_a_declared_charset_loads(tmp_path):
         b"(;CA[ISO-8859-1]SZ[9]PB[J\xe9r\xf4me]C[\xff\xfe];B[ee]C[\x80\x81])",
     )
     assert len(load_game(path).moves) == 1
+
+
+# ------------------------------------------------- the main-line fast path
+def sgfmill_main_line(data):
+    """sgfmill's own reading of the main line (property maps), or None
+    when sgfmill refuses the data."""
+    from sgfmill import sgf
+
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+    except ValueError:
+        return None
+    return [node.get_raw_property_map() for node in game.get_main_sequence()]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"(;FF[4]SZ[9];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))",
+        rb"(;SZ[9]C[a \] ( ) ; b];B[aa]C[x\\];W[bb])",  # escapes, ( ) ; in values
+        b"(;AddBlack[aa][bb]SZ[9];White[cc])",  # FF[3] names: lower case dropped
+        b"junk (;SZ[9];B[aa]) (;SZ[19];W[bb])",  # the first game only
+        b"(;SZ[9]AB[aa]AB[bb];B[]\n;\tW [cc] )",  # repeated identifier, blanks
+        b"(;SZ[9];B[aa](;W[bb]C[(((]))(;W[cc]C[)]))",  # parens in a side line
+        b"(;SZ[9];B[aa]",  # ends inside the game
+        b"(;SZ[9]B;W[aa])",  # an identifier without a value
+        b"(;SZ[9];B[aa](;W[bb]);B[cc])",  # a node after the variations
+        b"(;SZ[9]())",  # an empty sequence
+        b"(;SZ[9](B[aa]))",  # a property outside a node
+        b"(;SZ[9];[aa])",  # a value without an identifier
+        b"(;SZ[9];B[aa]!;W[bb])",  # junk inside the game
+        b"no game here",
+    ],
+)
+def test_main_line_reads_what_sgfmill_reads_or_gives_way(data):
+    """The fast path gives sgfmill's main line exactly, and gives way
+    (None) only where sgfmill refuses the data."""
+    fast, slow = sgfio.main_line(data), sgfmill_main_line(data)
+    assert fast == slow
+    if slow is not None:
+        game = sgfio.parse_game(data)
+        assert game.events  # parse_game used the fast path's nodes
+
+
+def test_main_line_agrees_with_sgfmill_on_every_game(gnugo_regress):
+    """Every SGF of the project and of GNU Go's regress/ folder."""
+    paths = sorted(gnugo_regress.rglob("*.sgf")) + sorted((ROOT / "sgf").rglob("*.sgf"))
+    assert len(paths) > 150
+    for path in paths:
+        data = path.read_bytes()
+        assert sgfio.main_line(data) == sgfmill_main_line(data), path
