@@ -13,9 +13,10 @@ prior visits excluded), the principal variations and the ownership counts.
 * after the search the most visited moves are checked in order
   (``guard``): a move that leaves a string of two or more stones in atari,
   or with two liberties and capturable by the reader, is skipped;
-* pass when there is no move that is not an own eye, when the opponent has
-  just passed and the ownership estimate says we win, or when every empty
-  point is settled and the best move lies in our own area (no move gains);
+* pass when there is no move that is not an own eye, or, once every point
+  (stones too) is settled in the ownership estimate, when the opponent has
+  just passed and we win, or when the best move lies in our own area (no
+  move gains); while a point is unsettled, never pass;
   in ``cleanup`` mode never pass while opponent stones we own remain;
 * positional superko: ``forbid(pt)``, given by the session, names the moves
   that would repeat an earlier board; they are left out of the root (the
@@ -344,10 +345,10 @@ class Player:
             return Decision("resign", f"win rate {res.winrate:.3f}", res)
         own = Ownership(position, res.own_black, res.own_white)
         dead_opponents = own.dead_stones(3 - color)
-        if not (cleanup and dead_opponents):
+        if not (cleanup and dead_opponents) and own.settled():
             if opponent_passed and own.margin(komi, color) > 0:
                 return Decision(None, "opponent passed and we lead", res)
-            if own.settled() and own.owner(res.best.move) == color:
+            if own.owner(res.best.move) == color:
                 return Decision(None, "no move gains", res)
         move = self._guarded_choice(position, color, res, reader, urgent)
         return Decision(move, "search", res)

@@ -24,7 +24,7 @@ from ..kernel.layout import BLACK, EMPTY, WHITE
 if TYPE_CHECKING:
     from ..core.position import Position, Vertex
 
-SETTLED = 0.9  # share that makes an empty point settled
+SETTLED = 0.9  # share of playouts that makes a point's end settled
 SCORE_PLAYOUTS = {9: 3000, 13: 2000, 19: 1000}
 
 
@@ -134,16 +134,20 @@ class Ownership:
                 out.append(stones)
         return out
 
-    def settled(self) -> bool:
-        """Every empty point owned (or left neutral) in >= SETTLED of playouts."""
-        pos = self.position
+    def unsettled(self) -> list[Point]:
+        """The points, stones included, whose end -- owned by Black, by
+        White, or by neither (dame, seki) -- is not the same in at least
+        SETTLED of the playouts."""
+        out = []
         for pt in self.points():
-            if pos.color_at(pt) != EMPTY:
-                continue
             b, w = self.share(pt, BLACK), self.share(pt, WHITE)
             if max(b, w, 1.0 - b - w) < SETTLED:
-                return False
-        return True
+                out.append(pt)
+        return out
+
+    def settled(self) -> bool:
+        """No point is ``unsettled``."""
+        return not self.unsettled()
 
 
 def _neighbours(pt: Point, size: int) -> Iterator[Point]:

@@ -317,3 +317,33 @@ def test_printsgf_never_replaces_a_device_or_a_directory(tmp_path):
         assert not os.path.isfile("/dev/null")
     fails(e, f"printsgf {tmp_path}", "cannot write file")
     assert os.path.isdir(tmp_path)
+
+
+BORDER_GAP = """
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . . . . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . .
+    . . . . X O . . ."""
+
+
+def test_no_pass_after_the_opponents_pass_while_a_point_is_unsettled(monkeypatch):
+    """Black leads by the area (45 against 36, komi 0) but the wall has a
+    gap whose points either side may take: after White's pass, Black
+    plays on instead of passing (a referee would score the gap as it
+    stands).  Where the ownership estimate calls every point settled, the
+    same lead passes."""
+    from gogame.play import scoring
+
+    e = setup_board(BORDER_GAP)
+    ok(e, "play w pass")
+    move = ok(e, "genmove b")
+    assert move not in ("PASS", "resign")
+    monkeypatch.setattr(scoring.Ownership, "unsettled", lambda self: [])
+    e = setup_board(BORDER_GAP)
+    ok(e, "play w pass")
+    assert ok(e, "genmove b") == "PASS"
