@@ -7,11 +7,18 @@ For every board size given with ``--size`` and every game index, this script
 starts one fresh process per colour, plays one game and writes it to
 ``OUT/<tag>-<N>x<N>-s<seed>.sgf`` (atomically: temp file, then os.replace).
 
-* Engines: ``--black`` / ``--white`` command lines (split with shlex).  The
-  default for both is ``/usr/games/gnugo --mode gtp --level 1``; default
-  command lines additionally get ``--seed <game seed>`` appended.
-* Seeds: game number k (1-based, counted over the whole run, sizes in the
-  order given) uses seed ``S + k``, so games differ and a run is reproducible.
+* Engines: ``--black`` / ``--white`` command lines (split with shlex), in
+  which ``{level}`` and ``{seed}`` stand for the game's level and seed.  The
+  default for both is ``/usr/games/gnugo --mode gtp --level {level} --seed
+  {seed}``.  ``--swap`` exchanges the two command lines in every second game.
+* Seeds and levels: game number k (1-based, counted over the whole run, sizes
+  in the order given) uses seed ``S + k`` and the level ``LEVELS[(k-1) % n]``
+  of ``--levels`` (default 1), so games differ and a run is reproducible.
+* Openings: ``--opening N`` first plays N moves drawn (from the game's seed)
+  among the 3-4 and 4-4 points of distinct corners, on both engines.
+* Resuming: a game whose file already exists is skipped, so the same command
+  run again continues where an interrupted run stopped.  Nothing else is
+  kept between runs.
 * Protocol: ``boardsize``, ``clear_board``, ``komi`` on both engines, then
   ``genmove`` for the side to move and ``play`` of that move on the other.
   The game ends on two consecutive passes (RE = ``final_score`` from the black
@@ -30,6 +37,7 @@ Dependencies: the standard library, sgfmill and gogame.gtp.client (no engine cod
 import argparse
 import datetime
 import os
+import random
 import shlex
 import sys
 import tempfile
@@ -39,7 +47,7 @@ from sgfmill import common, sgf
 
 from gogame.gtp.client import EngineError, GtpClient, GtpError
 
-DEFAULT_ENGINE = "/usr/games/gnugo --mode gtp --level 1"
+DEFAULT_ENGINE = "/usr/games/gnugo --mode gtp --level {level} --seed {seed}"
 
 
 class GameError(Exception):
@@ -54,7 +62,22 @@ def ask(engine, command):
         raise GameError(f"{engine.argv[0]}: {command!r} failed: {exc}") from None
 
 
-def play_game(black, white, size, komi, max_moves):
+def opening_moves(size, count, seed):
+    """``count`` moves on the 3-4 and 4-4 points of distinct corners, drawn from seed."""
+    if size < 9 or count <= 0:
+        return []
+    rng = random.Random(seed)
+    lo, hi = (2, 3), (size - 4, size - 3)  # rows/cols of the 3rd and 4th lines
+    corners = [(r, c) for r in (lo, hi) for c in (lo, hi)]
+    rng.shuffle(corners)
+    moves = []
+    for k, (rows, cols) in enumerate(corners[: min(count, 4)]):
+        point = (rng.choice(rows), rng.choice(cols))
+        moves.append(("b" if k % 2 == 0 else "w", point))
+    return moves
+
+
+def play_game(black, white, size, komi, max_moves, opening=()):
     """Play one game; return (moves, result). moves: [(colour, (row, col) | None)]."""
     engines = {"b": black, "w": white}
     for eng in engines.values():
@@ -62,6 +85,12 @@ def play_game(black, white, size, komi, max_moves):
         ask(eng, "clear_board")
         ask(eng, f"komi {komi}")
     moves, colour, passes = [], "b", 0
+    for colour, move in opening:
+        vertex = common.format_vertex(move)
+        for eng in engines.values():
+            ask(eng, f"play {colour} {vertex}")
+        moves.append((colour, move))
+    colour = "w" if len(moves) % 2 else "b"
     while passes < 2:
         if len(moves) >= max_moves:
             raise GameError(f"no result after {max_moves} moves (--max-moves)")
@@ -85,7 +114,7 @@ def play_game(black, white, size, komi, max_moves):
     return moves, ask(black, "final_score")
 
 
-def write_sgf(path, size, komi, names, result, moves, seed):
+def write_sgf(path, size, komi, names, result, moves, seed, level):
     """Serialise the game with sgfmill and write it atomically to path."""
     game = sgf.Sgf_game(size=size)
     root = game.get_root()
@@ -94,7 +123,7 @@ def write_sgf(path, size, komi, names, result, moves, seed):
     root.set("PW", names["w"])
     root.set("RE", result)
     root.set("DT", datetime.date.today().isoformat())
-    note = f"Recorded by gogame's scripts/record_games.py, seed {seed}"
+    note = f"Recorded by gogame's scripts/record_games.py, seed {seed}, level {level}"
     root.set("GC", note)
     root.set("C", note)
     for colour, move in moves:
@@ -129,6 +158,9 @@ def parse_args(argv=None):
         help="board size(s); repeatable or comma list (default 9)",
     )
     p.add_argument("--games", type=int, default=1, help="games per size")
+    p.add_argument("--levels", default="1", help="comma list of levels, cycled over the games")
+    p.add_argument("--opening", type=int, default=0, help="random corner moves to start with")
+    p.add_argument("--swap", action="store_true", help="swap the engines every second game")
     p.add_argument("--komi", type=float, default=6.5)
     p.add_argument("--seed", type=int, default=100, help="game k uses seed S+k")
     p.add_argument("--out", default="sgf", help="output directory")
@@ -141,19 +173,26 @@ def parse_args(argv=None):
     p.add_argument(
         "--tag",
         default=None,
-        help="file name prefix (default gnugo-l1 for the default engines, else 'engines')",
+        help="file name prefix, may hold {level} (default gnugo-l{level} for the default "
+        "engines, else 'engines')",
     )
     args = p.parse_args(argv)
     args.sizes = [int(s) for item in (args.sizes or ["9"]) for s in item.split(",") if s.strip()]
+    try:
+        args.levels = [int(v) for v in args.levels.split(",") if v.strip()]
+    except ValueError:
+        p.error(f"--levels: not a comma list of integers: {args.levels!r}")
+    if not args.levels:
+        p.error("--levels: give at least one level")
     if args.tag is None:
         default = args.black == DEFAULT_ENGINE and args.white == DEFAULT_ENGINE
-        args.tag = "gnugo-l1" if default else "engines"
+        args.tag = "gnugo-l{level}" if default else "engines"
     return args
 
 
-def engine_argv(command, seed):
-    argv = shlex.split(command)
-    return argv + ["--seed", str(seed)] if command == DEFAULT_ENGINE else argv
+def engine_argv(command, seed, level):
+    """The command line with its ``{seed}`` and ``{level}`` filled in."""
+    return [word.format(seed=seed, level=level) for word in shlex.split(command)]
 
 
 def main(argv=None):
@@ -163,18 +202,26 @@ def main(argv=None):
     for size in args.sizes:
         for _ in range(args.games):
             k += 1
-            seed = args.seed + k
-            path = os.path.join(args.out, f"{args.tag}-{size}x{size}-s{seed}.sgf")
+            seed, level = args.seed + k, args.levels[(k - 1) % len(args.levels)]
+            tag = args.tag.format(level=level)
+            path = os.path.join(args.out, f"{tag}-{size}x{size}-s{seed}.sgf")
+            if os.path.exists(path):
+                print(f"[{k}/{total}] {path} exists, kept", file=sys.stderr, flush=True)
+                continue
             print(f"[{k}/{total}] {size}x{size} seed {seed} ...", file=sys.stderr, flush=True)
             start, black, white = time.monotonic(), None, None
+            commands = (
+                (args.white, args.black) if args.swap and k % 2 == 0 else (args.black, args.white)
+            )
             try:
-                black = GtpClient(engine_argv(args.black, seed))
-                white = GtpClient(engine_argv(args.white, seed))
+                black = GtpClient(engine_argv(commands[0], seed, level))
+                white = GtpClient(engine_argv(commands[1], seed, level))
                 names = {"b": engine_name(black), "w": engine_name(white)}
+                opening = opening_moves(size, args.opening, seed)
                 moves, result = play_game(
-                    black, white, size, args.komi, args.max_moves or 3 * size * size
+                    black, white, size, args.komi, args.max_moves or 3 * size * size, opening
                 )
-                write_sgf(path, size, args.komi, names, result, moves, seed)
+                write_sgf(path, size, args.komi, names, result, moves, seed, level)
             except (GameError, EngineError, OSError) as exc:
                 failures += 1
                 print(
