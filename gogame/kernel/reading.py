@@ -1202,58 +1202,45 @@ def _read(
         if attack and s[COLOR + target] == EMPTY:
             code = _capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost)
         else:
-            # a later move is probed with a null window, marked while probed;
+            # a later move is probed with a null window, marked while probed,
+            # and read again unmarked with the full window if it may be the
+            # best: one recursive call site (numba re-infers _read for each);
             # exact argument types: numba's cache breaks recursive calls that cast
             top = _next(lo) if key != 0 else hi
             if key != 0:
                 ab.mark(busy, key)
                 ctx[C_MARKS] += 1
-            code = invert(
-                _read(
-                    s,
-                    hw,
-                    keys,
-                    ctx,
-                    mv,
-                    sc,
-                    pk,
-                    table,
-                    meta,
-                    busy,
-                    flag,
-                    not attack,
-                    np.int64(target),
-                    np.int64(kom),
-                    np.int64(invert(top)),
-                    np.int64(invert(lo)),
-                )
-                // MOVE_SPAN
-            )
-            if key != 0:
-                ab.unmark(busy, key)
-                if code >= top and top < hi and ctx[C_STOPPED] == 0:
-                    ctx[C_RESEARCHES] += 1  # it may be the best: read it unmarked
-                    code = invert(
-                        _read(
-                            s,
-                            hw,
-                            keys,
-                            ctx,
-                            mv,
-                            sc,
-                            pk,
-                            table,
-                            meta,
-                            busy,
-                            flag,
-                            not attack,
-                            np.int64(target),
-                            np.int64(kom),
-                            np.int64(invert(hi)),
-                            np.int64(invert(lo)),
-                        )
-                        // MOVE_SPAN
+            marked = key != 0
+            while True:
+                code = invert(
+                    _read(
+                        s,
+                        hw,
+                        keys,
+                        ctx,
+                        mv,
+                        sc,
+                        pk,
+                        table,
+                        meta,
+                        busy,
+                        flag,
+                        not attack,
+                        np.int64(target),
+                        np.int64(kom),
+                        np.int64(invert(top)),
+                        np.int64(invert(lo)),
                     )
+                    // MOVE_SPAN
+                )
+                if not marked:
+                    break
+                ab.unmark(busy, key)
+                marked = False
+                if code < top or top >= hi or ctx[C_STOPPED] != 0:
+                    break
+                ctx[C_RESEARCHES] += 1
+                top = hi
         kb.popgo(s, hw, keys)
         if ctx[C_STOPPED] != 0:
             return 0
