@@ -106,6 +106,17 @@ def seconds(text: Any) -> float:
     return x
 
 
+RULES = ("chinese", "japanese")  # final_score's counting: area, territory
+
+
+def rules(text: Any) -> str:
+    """The counting of ``final_score``: chinese (area) or japanese (territory)."""
+    name = str(text).strip().lower()
+    if name not in RULES:
+        raise ValueError(f"rules must be chinese or japanese, not {text!r}")
+    return name
+
+
 def argtype(rule: Callable[[str], Any]) -> Callable[[str], Any]:
     """An argparse ``type=`` from a rule: its ValueError becomes argparse's
     one-line error (exit status 2)."""

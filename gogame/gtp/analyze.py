@@ -177,6 +177,7 @@ class AnalyzeCommands:
             ("string", "threads", str(s.settings.threads)),
             ("string", "move_seconds", _num(s.clock.default)),
             ("string", "resign_rate", _num(s.player.resign_rate)),
+            ("list/chinese/japanese", "rules", s.rules),
         ]
 
     def cmd_gogame_param(self, args: list[str]) -> str:
@@ -209,6 +210,8 @@ class AnalyzeCommands:
             self._new_reader(threads=options.threads(value))
         elif key == "move_seconds":
             s.clock.default = options.seconds(value)
+        elif key == "rules":
+            s.rules = options.rules(value)
         elif key == "resign_rate":
             x = float(value)
             if not 0 <= x <= 1:

@@ -198,6 +198,19 @@ class PlayCommands:
         return ""
 
     # ------------------------------------------------------------ scoring
+    def cmd_kgs_rules(self, args: list[str]) -> str:
+        """KGS's rules: japanese counts territory; chinese, aga and
+        new_zealand count area (``options.RULES``)."""
+        if len(args) != 1:
+            raise GtpError("syntax error")
+        name = args[0].lower()
+        counting = {"japanese": "japanese", "chinese": "chinese", "aga": "chinese"}
+        counting["new_zealand"] = "chinese"
+        if name not in counting:
+            raise GtpError("unknown rules")
+        self.session.rules = counting[name]
+        return ""
+
     def cmd_final_score(self, args: list[str]) -> str:
         if self.session.position.stackp:
             raise GtpError("cannot score")

@@ -119,6 +119,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="rewrite the game to FILE (atomically) after every change",
     )
     parser.add_argument(
+        "--rules",
+        type=options.argtype(options.rules),
+        default="chinese",
+        help="final_score's counting: chinese (area, default) or japanese (territory)",
+    )
+    parser.add_argument(
         "--move-seconds",
         type=options.argtype(options.seconds),
         default=None,
@@ -144,6 +150,7 @@ def run(
     def factory() -> Engine:
         session = make()
         session.autosave = getattr(args, "sgf_autosave", None)
+        session.rules = getattr(args, "rules", "chinese")
         seconds = getattr(args, "move_seconds", None)
         if seconds:
             session.clock.default = seconds

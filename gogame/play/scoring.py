@@ -6,9 +6,10 @@ search's counts).  From it: the owner of a point (the colour owning it in
 more than half the playouts, else none), dead stones (owned by the other
 colour), seki stones (alive, next to an empty point neither side owns that
 also touches an alive opponent string), and the area margin by majority
-owner minus komi.  ``final_score`` formats it as GTP does (``B+3.5``,
-``W+0.5``, ``0``).  Not done: territory (Japanese) counting, and the
-reading of life and death beyond what random playouts find.
+owner minus komi (``margin``, Chinese counting), or territory plus
+prisoners minus komi (``territory_margin``, Japanese counting).
+``format_score`` writes it as GTP does (``B+3.5``, ``W+0.5``, ``0``).
+Not done: the reading of life and death beyond what random playouts find.
 """
 
 from __future__ import annotations
@@ -83,6 +84,28 @@ class Ownership:
             w += o == WHITE
         m = b - w - komi
         return m if color == BLACK else -m
+
+    def territory_margin(self, komi: float, color: int = BLACK) -> float:
+        """Japanese counting, from ``color``'s side: empty points owned,
+        plus the points of dead opponent stones, plus prisoners (the stones
+        captured in the game, and the dead ones), minus komi.  An empty
+        point no side owns (dame, seki) counts for neither."""
+        pos = self.position
+        score = {BLACK: pos.captures(WHITE), WHITE: pos.captures(BLACK)}
+        for pt in self.points():
+            c, o = pos.color_at(pt), self.owner(pt)
+            if c == EMPTY and o != EMPTY:
+                score[o] += 1
+            elif c != EMPTY and o == 3 - c:  # dead: territory, and a prisoner
+                score[o] += 2
+        m = score[BLACK] - score[WHITE] - komi
+        return m if color == BLACK else -m
+
+    def score(self, rules: str, komi: float) -> float:
+        """Black's margin under ``rules``: "japanese" territory, else area."""
+        if rules == "japanese":
+            return self.territory_margin(komi)
+        return self.margin(komi)
 
     def dead_stones(self, color: int | None = None) -> list[Point]:
         """Stones (of ``color``, or both) the other side owns in most playouts."""

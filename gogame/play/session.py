@@ -18,9 +18,11 @@ Every operation either succeeds or leaves the session as it was:
 
 For play (issue 7): ``genmove`` (``player.Player``, loaded on first use),
 handicap placement, ``final_score`` / ``final_status_list`` from playout
-ownership (``scoring``), the clock (``clock.Clock``), ``game_sgf`` /
-``printsgf`` (``record``) and ``autosave``: when set to a path, the game is
-rewritten there atomically after every change of the game (move, undo,
+ownership (``scoring``; ``rules``, "chinese" area counting or "japanese"
+territory counting, survives ``clear_board`` as the komi does), the clock
+(``clock.Clock``), ``game_sgf`` / ``printsgf`` (``record``) and
+``autosave``: when set to a path, the game is rewritten there atomically
+after every change of the game (move, undo,
 handicap, clear, boardsize, loadsgf).  ``result`` is the known result (set
 by a resignation, or by ``final_score`` after two passes; cleared by any
 change).
@@ -130,6 +132,7 @@ class Engine:
     def __init__(self, size=19, komi=0.0, settings=None, reader=None, **kw):
         self.settings = settings or Settings(**kw)
         self.komi = float(komi)
+        self.rules = "chinese"  # final_score's counting: scoring.RULES
         self._reader = reader
         self.position = self._new_position(size)
         self.to_move = BLACK
@@ -483,7 +486,7 @@ class Engine:
         estimate, not the game's result."""
         from .scoring import format_score
 
-        text = format_score(self.ownership(playouts).margin(self.komi))
+        text = format_score(self.ownership(playouts).score(self.rules, self.komi))
         if self.game_over():
             self.result = text
             self.save()

@@ -177,6 +177,30 @@ def test_final_score_and_status_of_a_dead_stone():
     fails(e, "final_status_list living", "syntax error")
 
 
+def test_final_score_counts_area_or_territory_by_the_rules():
+    """Chinese (area): Black 10 points, White 15.  Japanese (territory and
+    prisoners): Black A5 A3 A1 and the dead A4's point, plus A4 as a
+    prisoner, 5; White 8.  After Black fills A3 and takes A4 at A5,
+    the area is the same, but Black's territory has lost two points."""
+    e = setup_board(DEAD_STONE)
+    assert ok(e, "final_score") == "W+5"
+    ok(e, "kgs-rules japanese")
+    assert ok(e, "final_score") == "W+3"
+    fails(e, "kgs-rules ing", "unknown rules")
+    fails(e, "kgs-rules", "syntax error")
+    ok(e, "play b A3")
+    ok(e, "play w pass")
+    ok(e, "play b A5")
+    assert ok(e, "color A4") == "empty"
+    assert ok(e, "final_score") == "W+5"
+    ok(e, "gogame-param rules chinese")
+    assert ok(e, "final_score") == "W+5"
+    ok(e, "kgs-rules aga")
+    assert "rules chinese" in ok(e, "gogame-param")
+    ok(e, "clear_board")
+    assert "rules chinese" in ok(e, "gogame-param")
+
+
 def _margin(score):
     """``B+3.5`` -> 3.5, ``W+2`` -> -2.0, ``0`` -> 0."""
     return 0 if score == "0" else float(score[2:]) * (1 if score[0] == "B" else -1)
@@ -206,6 +230,18 @@ def test_final_score_agrees_with_gnugo_on_finished_games():
         assert ours[0] == theirs[0], (path.name, ours, theirs)
         assert abs(_margin(ours) - _margin(theirs)) <= 2, (path.name, ours, theirs)
         assert dead == their_dead, path.name
+        # territory counting against GNU Go's default (Japanese) rules
+        ok(e, "kgs-rules japanese")
+        ours = ok(e, "final_score")
+        out = subprocess.run(
+            [GNUGO, "--mode", "gtp"],
+            input=f"loadsgf {path}\nfinal_score\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
+        theirs = [a.strip()[2:] for a in out.split("\n\n") if a.strip()][1]
+        assert abs(_margin(ours) - _margin(theirs)) <= 2, (path.name, ours, theirs)
 
 
 # ---------------------------------------------------------------- sgf
