@@ -418,7 +418,9 @@ class Engine:
         ``commit``, play it (a resignation sets ``result``)."""
         color = parse_color(color)
         start = time.perf_counter()
-        budget = self.clock.budget(color, self._empty_points()) if seconds is None else seconds
+        budget = seconds
+        if budget is None:
+            budget = self.clock.budget(color, self._empty_points(), self.size * self.size)
         last = self.last_move()
         boards = self.seen_boards()
         decision = self.player.genmove(
@@ -435,7 +437,7 @@ class Engine:
         )
         decision = self.superko_checked(decision, color, boards)
         if commit:
-            self.clock.spend(color, time.perf_counter() - start)
+            self.clock.spend(color, time.perf_counter() - start, budget)
             if decision.move == "resign":
                 self.result = "W+R" if color == BLACK else "B+R"
                 self.save()
