@@ -9,17 +9,24 @@ tiny position, in the order a session needs them, with a progress bar on
 stderr, and returns the seconds each group took (a warm cache: loading
 only).  ``compiles`` records what numba compiled meanwhile: each
 function's compile time, with and without the callees it compiled (an
-entry point's callees are compiled inside it).  Not done: it does not
-remove the caches of older sources.
+entry point's callees are compiled inside it).  ``prune_old_caches``
+(run by ``warmup``) removes the cache folders of other kernel sources
+(``gogame-<key>`` beside ``CACHE_DIR``) that nothing has used for
+``KEEP_DAYS`` days: each edit or upgrade of the kernel leaves one behind.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO
+
+KEEP_DAYS = 30  # an unused cache folder of other sources is removed after this
 
 
 def _board() -> None:
@@ -62,6 +69,26 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
 )
 
 
+def prune_old_caches(keep_days: float = KEEP_DAYS, now: float | None = None) -> list[str]:
+    """Remove the ``gogame-*`` folders beside ``CACHE_DIR`` (other kernel
+    sources) whose newest file is older than ``keep_days``; return them.
+    The folder in use is never removed; one that cannot be is left."""
+    from .. import kernel
+
+    here = Path(kernel.CACHE_DIR)
+    limit = (time.time() if now is None else now) - keep_days * 86400
+    removed = []
+    for folder in sorted(here.parent.glob("gogame-*")):
+        if folder == here or not folder.is_dir():
+            continue
+        stamps = [p.stat().st_mtime for p in folder.rglob("*") if p.is_file()]
+        if max(stamps, default=folder.stat().st_mtime) < limit:
+            shutil.rmtree(folder, ignore_errors=True)
+            if not os.path.exists(folder):
+                removed.append(str(folder))
+    return removed
+
+
 def _show(stream, done: int, total: int, label: str, seconds: float, final: bool) -> None:
     width = 20
     filled = width * done // total
@@ -94,9 +121,12 @@ def warmup(stream: TextIO | None = None, quiet: bool = False) -> dict[str, float
         times[label] = time.perf_counter() - t0
         if stream:
             _show(stream, k + 1, len(STEPS), label, times[label], not stream.isatty())
+    removed = prune_old_caches()
     if stream:
         total = sum(times.values())
         _show(stream, len(STEPS), len(STEPS), f"done in {total:.1f} s", 0.0, True)
+        if removed:
+            stream.write(f"gogame warmup: removed {len(removed)} unused kernel cache folder(s)\n")
     return times
 
 

@@ -42,3 +42,25 @@ def test_the_command_prints_json_on_stdout_and_progress_on_stderr():
     )
     assert proc.returncode == 0 and proc.stdout == ""
     assert "done in" in proc.stderr
+
+
+def test_old_cache_folders_are_pruned_and_the_current_one_kept(tmp_path, monkeypatch):
+    """Beside the folder in use: another sources' folder unused for 31
+    days goes, one used yesterday stays, and so does the one in use."""
+    import os
+    import time
+
+    current = tmp_path / "gogame-current"
+    old, recent = tmp_path / "gogame-old", tmp_path / "gogame-recent"
+    for folder in (current, old, recent):
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "k.nbi").write_bytes(b"x")
+    now = time.time()
+    for folder, age in ((current, 90), (old, 31), (recent, 1)):
+        os.utime(folder / "sub" / "k.nbi", (now - age * 86400, now - age * 86400))
+    monkeypatch.setattr(kernel, "CACHE_DIR", str(current))
+    assert warmup.prune_old_caches(now=now) == [str(old)]
+    assert current.exists() and recent.exists() and not old.exists()
+    (tmp_path / "unrelated").mkdir()
+    assert warmup.prune_old_caches(now=now + 60 * 86400) == [str(recent)]
+    assert current.exists() and (tmp_path / "unrelated").exists()
