@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from gogame import cli
+from gogame.core import options
 from gogame.tools.replay import ReadSettings
 from tests.helpers.paths import ROOT
 
@@ -86,7 +87,9 @@ def test_check_hashing_modes_and_threads_parse():
 
 
 def test_threads_reach_the_reader(monkeypatch):
-    assert ReadSettings(threads=3).reader(9).threads == 3
+    assert ReadSettings(threads=1).reader(9).threads == 1
+    # more threads than cores are not run: as many as the cores
+    assert ReadSettings(threads=3).reader(9).threads == min(3, options.cores())
     seen = {}
 
     def fake(paths, **kw):

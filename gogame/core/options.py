@@ -85,6 +85,14 @@ def cores() -> int:
     return max(1, min(MAX_THREADS, n))
 
 
+def searchers(n: int) -> int:
+    """The reading threads a session or a replay runs for ``n`` asked: at
+    most the cores.  More threads than cores only take turns on them, and
+    a thread that waits keeps its moves marked busy for the others, so
+    they were slower than as many threads as cores (docs/threads.md)."""
+    return max(1, min(n, cores()))
+
+
 def threads(text: Any) -> int:
     """Reading threads: 1..``MAX_THREADS``."""
     return _integer(text, 1, MAX_THREADS, "thread count")

@@ -408,41 +408,48 @@ def tactical_priors(
     them, or stop extending them when they cannot be saved), and opponent
     strings with one or two liberties that can be captured.  ``urgent``, a
     list, gets the captures of opponent strings of 2+ stones in atari and
-    the saves of own strings of 2+ stones in atari."""
-    priors = {}
+    the saves of own strings of 2+ stones in atari.  Strings are taken
+    fewest liberties, then most stones first, while the questions stay
+    within ``calls`` (two for an own string: its attack and its defence);
+    their attacks are one batch (``Reader.read_many``: on all the reader's
+    threads), then the defences of the own ones that can be captured."""
     strings = sorted(_strings(position, 2), key=lambda t: (t[3], -t[2]))
+    # own strings worth saving, and every opponent string: attacked first,
+    # as one batch; then the own ones that can be captured, defended
+    asked, cost = [], 0
+    for t in strings:
+        if t[1] == color and t[3] > 1 and t[2] < 2:
+            continue  # a lone own stone with two liberties: not worth a question
+        if cost >= calls:
+            break
+        asked.append(t)
+        cost += 2 if t[1] == color else 1  # an own string may need its defence too
     old_limit = reader.node_limit
     reader.node_limit = nodes
     try:
-        for p, c, stones, libs in strings:
-            if calls <= 0:
-                break
-            pt = position.pt(p)
-            if c == color and (libs == 1 or stones >= 2):
-                calls -= 1
-                code, move = reader.attack(position, pt)
-                if code == 0:
-                    continue
-                calls -= 1
-                dcode, dmove = reader.find_defense(position, pt)
-                if dcode and dmove is not None:
-                    priors[position.pos(dmove)] = (20.0 + 5 * stones, 0.8)
-                    if urgent is not None and libs == 1 and stones >= 2:
-                        urgent.append(position.pos(dmove))
-                elif libs == 1:
-                    for lib in position.findlib(pt):
-                        priors.setdefault(position.pos(lib), (30.0, 0.1))
-            elif c != color:
-                calls -= 1
-                code, move = reader.attack(position, pt)
-                if code == 1 and move is not None:
-                    priors[position.pos(move)] = (
-                        (40.0 + 10 * stones, 0.85) if libs == 1 else (15.0 + 5 * stones, 0.75)
-                    )
-                    if urgent is not None and libs == 1 and stones >= 2:
-                        urgent.append(position.pos(move))
+        attacks = reader.read_many(position, [("attack", position.pt(t[0])) for t in asked])
+        weak = [t for t, a in zip(asked, attacks, strict=True) if t[1] == color and a[0]]
+        defences = reader.read_many(position, [("defend", position.pt(t[0])) for t in weak])
     finally:
         reader.node_limit = old_limit
+    priors = {}
+    saved = dict(zip((t[0] for t in weak), defences, strict=True))
+    for (p, c, stones, libs), (code, move) in zip(asked, attacks, strict=True):
+        if c == color and p in saved:
+            dcode, dmove = saved[p]
+            if dcode and dmove is not None:
+                priors[position.pos(dmove)] = (20.0 + 5 * stones, 0.8)
+                if urgent is not None and libs == 1 and stones >= 2:
+                    urgent.append(position.pos(dmove))
+            elif libs == 1:
+                for lib in position.findlib(position.pt(p)):
+                    priors.setdefault(position.pos(lib), (30.0, 0.1))
+        elif c != color and code == 1 and move is not None:
+            priors[position.pos(move)] = (
+                (40.0 + 10 * stones, 0.85) if libs == 1 else (15.0 + 5 * stones, 0.75)
+            )
+            if urgent is not None and libs == 1 and stones >= 2:
+                urgent.append(position.pos(move))
     return priors
 
 

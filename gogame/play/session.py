@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..core import coords
+from ..core import coords, options
 from ..core.coords import Point
 from ..core.position import (
     CannotUndoError,
@@ -173,7 +173,8 @@ class Engine:
                 s.hash_bits,
                 self.size,
             )
-            self._reader = Reader(level=s.level, cache=cache, threads=s.threads)
+            threads = options.searchers(s.threads)  # never more than the cores
+            self._reader = Reader(level=s.level, cache=cache, threads=threads)
         return self._reader
 
     def new_reader(self) -> Reader:

@@ -83,7 +83,7 @@ class ReadSettings:
 
         return Reader(
             cache=ReadingCache(self.cache_mb, self.scheme, self.hash_bits, size),
-            threads=self.threads,
+            threads=options.searchers(self.threads),  # never more than the cores
         )
 
 

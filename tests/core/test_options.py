@@ -39,3 +39,18 @@ def test_the_scheme_names_are_the_kernels():
     from gogame.kernel import cache as kc
 
     assert options.SCHEMES == tuple(kc.SCHEMES)
+
+
+def test_threads_are_capped_at_the_cores(monkeypatch):
+    """A session runs at most as many reading threads as the process has
+    cores; asking for fewer gets that many."""
+    monkeypatch.setattr(options, "cores", lambda: 2)
+    assert [options.searchers(n) for n in (1, 2, 4, 16)] == [1, 2, 2, 2]
+    monkeypatch.setattr(options, "cores", lambda: 16)
+    assert options.searchers(4) == 4
+
+
+def test_rules_are_named():
+    assert options.rules(" Japanese ") == "japanese" and options.rules("chinese") == "chinese"
+    with pytest.raises(ValueError, match="chinese or japanese"):
+        options.rules("ing")
