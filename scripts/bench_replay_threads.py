@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Time ``replay --read`` at 1, 2 and 4 threads, side by side in one process.
+"""Time ``replay --read`` at several thread counts, side by side in one process.
 
 Contract
 --------
 For each of ``--runs`` rounds, the games are replayed with reading at 1
-thread, then at 2 and 4 threads for each ``--window`` (positions a batch,
+thread, then at each other count of ``--threads`` (default 2 and 4) for
+each ``--window`` (positions a batch,
 ``gogame.tools.replay.WINDOW``), interleaved run by run.  Every trace is
 compared with the serial one and the script stops with status 1 if one
 differs.  One line a setting: the median and minimum of the replay
@@ -28,10 +29,12 @@ def main(argv=None):
     p.add_argument("--moves", type=int, default=None, help="first N moves only")
     p.add_argument("--window", default=str(replay.WINDOW), help="comma list of window sizes")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--threads", default="1,2,4", help="comma list; 1 is always run first")
     args = p.parse_args(argv)
     until = None if args.moves is None else args.moves + 1
     windows = [int(w) for w in args.window.split(",")]
-    settings = [(1, windows[0])] + [(t, w) for t in (2, 4) for w in windows]
+    counts = sorted({int(t) for t in args.threads.split(",")} - {1})
+    settings = [(1, windows[0])] + [(t, w) for t in counts for w in windows]
     times = {k: [] for k in settings}
     replay.replay_games(args.games, read=replay.ReadSettings(threads=2), until=until)
     serial = None
