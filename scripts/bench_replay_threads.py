@@ -20,6 +20,7 @@ import argparse
 import statistics
 import sys
 
+from gogame.core import options
 from gogame.tools import replay
 
 
@@ -51,8 +52,10 @@ def main(argv=None):
                 return 1
     one = times[settings[0]]
     for (threads, window), v in times.items():
+        ran = options.searchers(threads)  # replay runs no more threads than cores
+        label = f"threads {threads}" + (f" (runs {ran}: the cores)" if ran != threads else "")
         print(
-            f"threads {threads} window {window:3d}: median {statistics.median(v):.3f} s "
+            f"{label} window {window:3d}: median {statistics.median(v):.3f} s "
             f"({statistics.median(one) / statistics.median(v):.2f}x), "
             f"min {min(v):.3f} s ({min(one) / min(v):.2f}x)"
         )
