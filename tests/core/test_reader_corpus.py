@@ -1,5 +1,5 @@
 """The reader against the proofs of the mined corpus (tests/data/problems/,
-made by ``gogame mine`` from the games in sgf/).
+made by ``gogame mine`` from the games in sgf/ and sgf/corpus/).
 
 Every problem with a proven answer is asked again of a fresh reader; its
 code must not contradict the proof (``mine.consistent``: a capture proven
@@ -26,19 +26,29 @@ KNOWN = {
     # proven 3 R7 (the attacker wins a ko it needs threats for), GNU Go 3 R7;
     # the reader answers 0: its komaster scheme lacks GNU Go's weak-ko states
     "gnugo-l1-19x19-s301-m190-Q7-attack.sgf": "the reader misses a KO_B capture",
+    # proven 2 (a capture by a ko the attacker takes first), the reader
+    # answers 3 (only a ko it needs threats for): GNU Go answers 1 G17 and
+    # 3 B16 there; the reader's ko codes are #19's komaster work
+    "gnugo-l1-19x19-s1913-m230-K19-attack.sgf": "the reader answers KO_B where KO_A is proven",
+    "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
 }
 
 
+SAMPLE = 20  # every 20th problem (and the known ones) runs in the fast subset
+
+
 def _params():
-    for e in PROVEN:
+    for k, e in enumerate(PROVEN):
         marks = (
             [pytest.mark.xfail(reason=KNOWN[e["file"]], strict=True)] if e["file"] in KNOWN else []
         )
+        if k % SAMPLE and e["file"] not in KNOWN:
+            marks.append(pytest.mark.slow)
         yield pytest.param(e, id=e["file"], marks=marks)
 
 
 def test_the_corpus_has_proven_problems():
-    assert len(PROVEN) >= 20
+    assert len(PROVEN) >= 500
     assert set(KNOWN) <= {e["file"] for e in PROVEN}
 
 
