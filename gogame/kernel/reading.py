@@ -1,142 +1,37 @@
 """Tactical reading kernel: attack and defence of a string, ladders, ko.
 
-One recursive routine, ``_read``, answers both questions: with ``attack``
-true the attacker (the string's opponent) moves first and tries to capture,
-otherwise the owner moves first and tries to make the string safe.  It
-returns ``code * MOVE_SPAN + move`` with codes ordered
-``0 < KO_B < KO_A < WIN`` (GNU Go's internal values 0, 3, 4, 5).
+A reading guide (the rules in full, and why each is there: docs/reading.md):
 
-How a node is read:
-* the string's liberties decide first: more than four (four past
-  ``fourlib_depth``, three past ``depth``) is safe; with one liberty the
-  attacker captures at once when that is no ko capture and no snapback (a
-  capture of one stone that leaves the capturing string, two stones or
-  more, in atari is no capture at all, as GNU Go reads it; taking two
-  stones or more always counts); below the root, whatever its liberties,
-  the owner is safe at once when extending at a liberty, or capturing a
-  neighbour in atari, leaves its string trivially safe one ply down (such
-  a move is ordered first, so a full read answers the same; neither
-  shortcut counts a node, nor uses the cache; only the root names its
-  move, so naming another there changes nothing);
-* then the cache is probed (the question: position, routine, target stone,
-  komaster, stackp, depth settings and board size; its bucket was
-  prefetched at entry, and the candidates below are listed, not yet
-  ordered, while it loads); a miss counts a node;
-* candidate moves come from generators -- liberties, second-order
-  liberties, liberties of friendly strings the target could join (at most
-  three liberties for the attacker, four for the owner: their liberties
-  are often the vital points of the eye shape; the owner also with one
-  liberty, up to ``superstring_depth``; the attacker's second-order and
-  friend liberties only against three liberties or fewer, as GNU Go's
-  attack4 has none), the attacker also backfilling and approach moves
-  against two liberties (second-order liberties of the owner's
-  two-liberty strings next to the target's liberties, up to
-  ``backfill2_depth``), and saving its own strings in atari or, in a race,
-  with two liberties (against a target of two liberties only a string
-  with the very same two); for the owner: captures and ataris of neighbours
-  (with an atari, also the liberties of the owner's other strings of at
-  most two liberties next to that neighbour, which win the race; a string
-  in atari gets no ataris and no race moves), liberties of neighbours
-  with at most as many liberties as the target, one more up to
-  ``backfill2_depth`` (against two liberties, one more for each liberty
-  they share with it; a capturing race, up to
-  ``break_chain_depth``; with three or more liberties against a lone stone
-  only up to ``backfill2_depth``; none of a neighbour with two escapes,
-  liberties where it would extend to six liberties or more, past
-  ``backfill2_depth`` with one), captures
-  and ataris of attacker strings next to friendly strings touching a
-  liberty (ataris up to ``break_chain_depth``), and, for a string of two
-  liberties, a tenuki
-  (pass), tried last, up to ``break_chain_depth``, for strings that may be
-  safe already (deeper, or with more liberties, it seldom succeeds and
-  costs a whole attack read each time); the attacker's race moves
-  (extending its two-liberty strings, capturing owner strings in atari
-  next to them) stop past ``backfill2_depth`` (deeper, a race the
-  attacker wins only by saving a string of its own seldom decides, and
-  each such move costs a whole defence read); near the root (up to
-  ``backfill2_depth`` - 3: stackp 2 at level 10), against two liberties,
-  it also shortens the owner's strings of three liberties or fewer next
-  to a two-liberty neighbour that shares a liberty with the target (a far
-  race move, as GNU Go's special_attack4 finds them; deeper, the owner's
-  answers to such moves, saving the far string or capturing the far
-  stone, are not generated, and they find false captures).
-  Candidates are ordered by the liberties each would leave (the mover's
-  string and the target, counted without playing: ``board.libs_after``),
-  then by the liberties the other side would get on a liberty of the
-  target by playing there itself (the point both want); the owner's moves
-  that make the string trivially safe come first, its self-ataris that
-  capture nothing late, its moves on the first line a little later; an
-  atari on a two-liberty neighbour scores half a liberty more (on top of
-  the race bonus for shortening it), and moves on the
-  liberties of the owner's friends (either side's) come before plain
-  extensions.  Ties are broken by point, so that
-  the answer depends only on the position, the question and the depths;
-  an owner's move that leaves a string of two stones or more in atari and
-  captures nothing is dropped, since it never defends; so is, past
-  ``backfill2_depth``, its self-atari away from the target that captures
-  nothing (a throw-in for a ko or snapback shape, which deeper down costs
-  much and seldom decides).  Past
-  ``break_chain_depth`` only the best eight are tried against three
-  liberties or more, four otherwise, past ``branch_depth`` one or two;
-* an attacker's candidate that captures nothing is dropped before the
-  ordering when the owner has an extension that leaves its string more
-  liberties than is trivially safe one ply down, at another point (two
-  such extensions: at any point): the move takes one of the counted
-  liberties at most, so the owner's shortcut below would answer WIN at
-  once.  This is done before the cache probe: an attacker left with no
-  candidate fails at once, without a node (like the shortcuts above);
-* killer: below the root and outside ladder reads, the owner's move that
-  refuted a sibling's attacker move (the last cut-off among the children
-  of the same node) is tried first when it is among the moves the try
-  limit lets through: the same moves are tried, so the code of a node
-  does not depend on their order.  An entry stored by a node so
-  reordered is marked (``ANY_MOVE``): its move wins but need not be the
-  first in generator order, so the root, which names that one, reads it
-  again.  In attacker nodes the same reordering cost nodes (a sibling's
-  capture is seldom the one that works here);
-* lazy ladders: up to ``depth`` (past it three liberties are safe and
-  reading is down to ladders anyway), when the owner's moves (the tenuki
-  excepted) have not reached beta, the ladders of the two-liberty
-  strings among the first three attacker neighbours are read (questions of their own, in ladder
-  mode; with one liberty only those of neighbours sharing it, since any
-  other atari lets the attacker capture first), and the captures found
-  that were not tried yet come next, before the tenuki and past the try
-  limit.  A neighbour that escapes either atari by an extension with
-  three liberties or more (``_ladder_escapes``) is not read: the ladder
-  read would fail the same way.  Their nodes use the scratch rows past
-  this ply (``ctx[C_ROOT]`` is lowered by one while they run);
-* ko: a move forbidden only by the ko point may be played "conditionally"
-  (as if after a ko threat) when the komaster state allows it: no komaster
-  yet, or the mover is komaster already; the mover becomes komaster, and a
-  win that needed it scores at most KO_B.  Capturing the string in a ko that
-  the owner may retake scores KO_A;
-* the search is an alpha-beta over the codes: ``_read`` takes a window
-  (alpha, beta) and answers fail-hard (a result <= alpha is alpha, an upper
-  bound; one >= beta is beta, a lower bound); the cache keeps the bound
-  with the result and uses an entry only when its bound decides the window.
-  Among moves of equal value the first in generator order is named at the
-  root, so the answer (code and move) does not depend on the cache or on
-  threads;
-* ``ctx`` carries the depth parameters, a node limit (per root question;
-  an aborted search stores nothing) and the counters.
+* Entry points, called by ``core/reader.py`` with the board (``s``, ``hw``,
+  ``keys``), a per-thread context (``ctx``: settings and counters, ``C_*``),
+  per-ply move rows (``mv``, scores ``sc``), the cache and the ABDADA
+  tables: ``read_string`` (one question from the root) and ``read_after``
+  (one given move first).  Both return ``code * MOVE_SPAN + move``, codes
+  ordered ``0 < KO_B < KO_A < WIN`` (GNU Go's internal 0, 3, 4, 5).
+* ``_read`` is the one recursive routine, for both sides: ``attack`` true,
+  the opponent moves first and tries to capture; false, the owner tries to
+  make the string safe.  It is an alpha-beta over the codes (fail-hard,
+  window ``alpha``/``beta``).  A node, in order:
+  1. shortcuts that count no node: too many liberties (``_trivial``), a
+     capture in atari (``_capture_wins``), an owner's move that is safe
+     one ply down (``_safe_extension``, ``_safe_capture``);
+  2. candidates from generators (``_attack_moves``, ``_defend_moves`` and
+     the ``_add_*`` helpers), futile attacker moves dropped (``_drop_futile``),
+     then the cache probe (``kernel/cache.py``; a miss counts a node);
+  3. ordering (``_order``, ``_killer_first``) and try limits by depth;
+  4. the move loop: each move played by ``_play`` (ko moves under the
+     komaster rule), read one ply down by the recursive call, taken back
+     by ``popgo``; the owner's lazy ladder reads of neighbours come late;
+  5. the result stored in the cache with its bound.
+* Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
+  search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
+* Threads (``ctx[C_SHARE]`` > 0): simplified ABDADA over the shared cache;
+  a busy move is deferred, a marked one probed with a null window and read
+  again if it may be the best (one recursive call site for both: numba
+  re-infers ``_read`` at each site).  See docs/threads.md.
 
-Threads (simplified ABDADA, ``ctx[C_SHARE]`` > 0): every thread reads the
-whole question on its own board and context, sharing the cache.  At nodes
-closer to the root than ``ctx[C_SHARE]`` plies, a move after the first one
-searched is looked up in the currently-searching table (``abdada``): if
-another thread is on it, it is deferred to a second pass; otherwise it is
-marked and probed with a null window (best, next code), and read again
-unmarked with the full window only when the probe fails high.  Once a move
-was deferred the node re-probes the cache before each move.  A deferred
-move that comes before the best move found is read with a window that
-shows a tie, so the first best move in order is still the one named.  The
-first thread to finish the root raises the stop flag; the others return at
-their next node, storing nothing from then on.
-
-Not done here: the "gray" komaster states and the ko position in the key
-(this komaster scheme never reads it), semeai and eye-space evaluation,
-and GNU Go's move-ordering heuristics (so a different winning move may be
-named).
+Not done: the "gray" komaster states, semeai and eye-space evaluation, and
+GNU Go's move-ordering heuristics (so another winning move may be named).
 """
 
 import numpy as np
