@@ -78,7 +78,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     """
 
     # command name prefixes whose first underscore is a dash in GTP
-    DASHED = ("gogame_", "gogui_", "kgs_", "gg_", "lz_")
+    DASHED = ("gogame_", "gogui_", "kgs_", "gg_", "lz_", "kata_")
 
     def __init__(self, session=None, factory=None, name="gogame", version=__version__, log=None):
         self._name = name

@@ -15,7 +15,12 @@ seen GoGui's ``# interrupt`` line (genmove) or any command line
 ``info move ... visits ... winrate ... order ... pv ...`` line per interval
 (win rates 0..10000 for the colour analysed, from real playouts), and a
 blank line once input arrives (or, with no input thread, after a short
-fixed time).
+fixed time).  ``kata-analyze`` streams the same in KataGo's format (win
+rates 0..1) and, with ``ownership true``, the playouts' ownership of every
+point for the colour analysed, from the top-left, on each line.
+``lz-genmove_analyze`` / ``kata-genmove_analyze`` are genmove with those
+lines while the search runs, ending with ``play VERTEX``; input does not
+stop them.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.coords import format_vertices
+from ..kernel.layout import BLACK
 from .protocol import GtpError
 
 if TYPE_CHECKING:
@@ -240,7 +246,59 @@ class PlayCommands:
     # ------------------------------------------------------------ analysis
     def stream_lz_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
         """lz-analyze [color] [interval] [minmoves N]: ``emit`` each info line."""
-        color, interval = _analyze_args(self, args)
+        color, interval, _ = _analyze_args(self, args)
+        return self._analyze(color, interval, emit, info_line)
+
+    def stream_kata_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
+        """kata-analyze [color] [interval] [minmoves N] [ownership true|false]:
+        KataGo's format (win rates 0..1), with the ownership of every point
+        for the colour analysed when asked."""
+        color, interval, ownership = _analyze_args(self, args)
+        position = self.session.position
+
+        def line(result: SearchResult) -> str:
+            text = kata_info_line(result)
+            if text and ownership:
+                text += " " + ownership_text(position, result, color)
+            return text
+
+        return self._analyze(color, interval, emit, line)
+
+    def stream_lz_genmove_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
+        """lz-genmove_analyze [color] [interval] ...: genmove, with lz-analyze's
+        lines while it searches, then ``play VERTEX`` (or pass, resign)."""
+        return self._genmove_analyze(args, emit, info_line)
+
+    def stream_kata_genmove_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
+        """kata-genmove_analyze: the same with kata-analyze's lines."""
+        return self._genmove_analyze(args, emit, kata_info_line)
+
+    def _genmove_analyze(self, args, emit, format_line) -> str:
+        """A genmove that input does not stop (only GoGui's interrupt does),
+        emitting ``format_line(result)`` every interval, then the move."""
+        from ..core.coords import format_gtp
+
+        color, interval, _ = _analyze_args(self, args)
+        session = self.session
+        if session.position.stackp:
+            raise GtpError("cannot generate a move inside trymove")
+
+        def show(result: SearchResult) -> None:
+            line = format_line(result)
+            if line:
+                emit(line)
+
+        decision = session.genmove(
+            color, should_stop=self._interrupted, progress=show, progress_every=interval
+        )
+        self._log_decision(decision)
+        move = "resign" if decision.move == "resign" else format_gtp(decision.move).lower()
+        emit(f"play {move}")
+        return ""
+
+    def _analyze(self, color, interval, emit, format_line) -> str:
+        """Search until input arrives, emitting ``format_line(result)`` every
+        ``interval`` seconds and once at the end."""
         session = self.session
         if session.position.stackp:
             raise GtpError("cannot analyze inside trymove")
@@ -249,7 +307,7 @@ class PlayCommands:
         player = session.player
 
         def show(result: SearchResult) -> None:
-            line = info_line(result)
+            line = format_line(result)
             if line:
                 emit(line)
 
@@ -270,9 +328,10 @@ class PlayCommands:
 
 
 def _analyze_args(engine, args):
-    """-> (colour, interval seconds) from lz-analyze's arguments."""
+    """-> (colour, interval seconds, ownership wanted) from the arguments of
+    lz-analyze / kata-analyze."""
     color = engine.session.to_move
-    interval = 1.0
+    interval, ownership = 1.0, False
     rest = list(args)
     if rest and rest[0].lower() in ("b", "w", "black", "white"):
         color = engine.parse_color(rest.pop(0), error="syntax error")
@@ -284,9 +343,39 @@ def _analyze_args(engine, args):
             value = _count(rest.pop(0))
             if key == "interval":
                 interval = value / 100.0
+        elif key == "ownership" and rest and rest[0].lower() in ("true", "false"):
+            ownership = rest.pop(0).lower() == "true"
         else:
             raise GtpError("syntax error")
-    return color, max(0.05, interval)
+    return color, max(0.05, interval), ownership
+
+
+def kata_info_line(result: SearchResult, most: int = 10) -> str:
+    """KataGo's analysis line: like ``info_line`` with win rates as floats
+    0..1 for the colour to move; no score or prior fields (the playouts
+    estimate neither per move)."""
+    from ..core.coords import format_gtp
+
+    parts = []
+    for order, m in enumerate(result.moves[:most]):
+        parts.append(
+            f"info move {format_gtp(m.move)} visits {m.visits} winrate {m.winrate:.6f} "
+            f"order {order} pv {format_vertices(m.pv)}"
+        )
+    return " ".join(parts)
+
+
+def ownership_text(position, result: SearchResult, color: int) -> str:
+    """``ownership`` and one float in [-1, 1] a point, from the top-left
+    (A19 on 19x19) row by row: the share of playouts ``color`` owned it
+    minus the share the other colour did."""
+    mine, theirs = (result.own_black, result.own_white)[:: 1 if color == BLACK else -1]
+    values = []
+    for row in range(position.size - 1, -1, -1):
+        for col in range(position.size):
+            p = position.pos((row, col))
+            values.append(f"{float(mine[p] - theirs[p]):.3f}")
+    return "ownership " + " ".join(values)
 
 
 def info_line(result: SearchResult, most: int = 10) -> str:

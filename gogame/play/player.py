@@ -315,9 +315,12 @@ class Player:
         last: Vertex = None,
         max_playouts: int | None = None,
         forbid: Callable[[Point], bool] | None = None,
+        progress: Callable[[SearchResult], object] | None = None,
+        progress_every: float | None = None,
     ) -> Decision:
         """A ``Decision`` for ``color`` (see the module docstring);
-        ``forbid``: the moves that superko forbids (see ``search``)."""
+        ``forbid``: the moves that superko forbids, ``progress`` and
+        ``progress_every``: as for ``search``."""
         if not any_move(position, color):
             return Decision(None, "no move but own eyes")
         urgent = []
@@ -332,6 +335,8 @@ class Player:
             priors,
             max_playouts,
             forbid=forbid,
+            progress=progress,
+            progress_every=progress_every,
         )
         if not res.moves:
             return Decision(None, "no move", res)

@@ -50,7 +50,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core import coords, options
 from ..core.coords import Point
@@ -414,9 +414,12 @@ class Engine:
         cleanup: bool = False,
         commit: bool = True,
         seconds: float | None = None,
+        progress: Callable[[Any], object] | None = None,
+        progress_every: float | None = None,
     ) -> Decision:
         """Decide a move for ``color`` (``player.Decision``) and, with
-        ``commit``, play it (a resignation sets ``result``)."""
+        ``commit``, play it (a resignation sets ``result``); ``progress``
+        gets the search's state every ``progress_every`` seconds."""
         color = parse_color(color)
         start = time.perf_counter()
         budget = seconds
@@ -435,6 +438,8 @@ class Engine:
             opponent_passed=last is not None and last[0] is None and last[1] != color,
             last=last[0] if last else None,
             forbid=lambda pt: not self.superko_ok(color, pt, boards),
+            progress=progress,
+            progress_every=progress_every,
         )
         decision = self.superko_checked(decision, color, boards)
         if commit:

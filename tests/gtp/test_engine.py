@@ -95,7 +95,7 @@ def test_blank_and_comment_lines_get_no_response(line):
         ("name\u00a0", "? unknown command\n\n"),  # only spaces and tabs separate
         ("\u3000", "? unknown command\n\n"),
         ("3 frobnicate", "?3 unknown command\n\n"),
-        ("4 kata-analyze b", "?4 unknown command\n\n"),
+        ("4 kata-raw-nn all", "?4 unknown command\n\n"),
         ("5 quit", "=5 \n\n"),
         ("\t9\tname\t# with a comment\r", "=9 gogame\n\n"),
     ],
@@ -113,7 +113,8 @@ def test_administrative_commands():
     assert e.send("known_command play") == "= true\n\n"
     assert e.send("known_command play extra") == "= true\n\n"
     assert e.send("known_command genmove") == "= true\n\n"
-    assert e.send("known_command kata-analyze") == "= false\n\n"
+    assert e.send("known_command kata-raw-nn") == "= false\n\n"
+    assert e.send("known_command kata-analyze") == "= true\n\n"
     assert e.send("known_command") == "= false\n\n"
     assert e.send("known_command gogame-hash") == "= true\n\n"
     assert re.match(r"= \d+\.\d{3}\n\n\Z", e.send("cputime"))

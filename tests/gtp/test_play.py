@@ -308,6 +308,7 @@ def test_printsgf_records_a_ko_and_the_result_once_the_game_is_over(tmp_path):
         ("gg-undo 1 2", "syntax error"),
         ("printsgf a b", "syntax error"),
         ("lz-analyze q", "syntax error"),
+        ("kata-analyze b 10 ownership maybe", "syntax error"),
         ("gogame-param level", "syntax error"),
         ("gogame-param level x", "bad value for level"),
     ],
@@ -333,6 +334,48 @@ def test_lz_analyze_without_input_gives_real_numbers():
     visits = int(fields[fields.index("visits") + 1])
     winrate = int(fields[fields.index("winrate") + 1])
     assert visits > 0 and 0 <= winrate <= 10000
+
+
+def test_kata_analyze_gives_win_rates_and_the_ownership_of_every_point():
+    """KataGo's format: win rates 0..1 for the colour analysed, and with
+    ``ownership true`` 81 values in [-1, 1] from the top-left (A9 first),
+    for that colour: the walls split the board, Black's side (A9) counts
+    for Black, White's (J1, the last value) for White."""
+    e = setup_board(BORDER_GAP.replace(". . . . . . . . .", ". . . . X O . . ."))
+    signs = {}
+    for color in ("b", "w"):
+        response = e.send(f"kata-analyze {color} 10 ownership true")
+        lines = [ln for ln in response.split("\n")[1:] if ln]
+        assert lines and all(ln.startswith("info move ") for ln in lines)
+        last = lines[-1]
+        fields = last.split(" info ")[0].split()
+        assert 0.0 <= float(fields[fields.index("winrate") + 1]) <= 1.0
+        values = [float(v) for v in last.split(" ownership ")[1].split()]
+        assert len(values) == 81 and all(-1.0 <= v <= 1.0 for v in values)
+        signs[color] = (values[0], values[80])
+    assert signs["b"][0] > 0 > signs["b"][1]
+    assert signs["w"][0] < 0 < signs["w"][1]
+    assert abs(signs["b"][0] + signs["w"][0]) < 0.5  # one estimate seen from both sides
+    plain = e.send("kata-analyze b 10")
+    assert " ownership " not in plain and "info move" in plain
+
+
+@pytest.mark.parametrize("command", ["lz-genmove_analyze", "kata-genmove_analyze"])
+def test_genmove_analyze_streams_then_plays(command):
+    """Info lines while the search runs, then ``play VERTEX``, and the move
+    is on the board; inside a trymove it is refused."""
+    e = GtpEngine(session=Engine(9))
+    e.session.clock.default = SECONDS
+    ok(e, "play b E5")
+    response = e.send(f"3 {command} w 10")
+    head, rest = response.split("\n", 1)
+    lines = [ln for ln in rest.split("\n") if ln]
+    assert head == "=3 " and response.endswith("\n\n")
+    assert lines[-1].startswith("play ") and all(ln.startswith("info ") for ln in lines[:-1])
+    move = lines[-1].split()[1]
+    assert move not in ("pass", "resign") and ok(e, f"color {move}") == "white"
+    ok(e, "trymove b A1")
+    fails(e, f"{command} b", "cannot generate a move inside trymove")
 
 
 def test_recorded_match_games_load():
