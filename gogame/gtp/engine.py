@@ -68,6 +68,17 @@ if TYPE_CHECKING:
     from ..play.session import Engine, Settings
 
 
+# commands of a game, not of analysis: when one of them waits for the first
+# session of a cold start, the playouts compile before the reader
+PLAYING = frozenset(
+    (
+        "boardsize clear_board komi play genmove reg_genmove kgs-genmove_cleanup "
+        "lz-analyze kata-analyze lz-genmove_analyze kata-genmove_analyze "
+        "fixed_handicap place_free_handicap set_free_handicap time_settings kgs-time_settings"
+    ).split()
+)
+
+
 # ------------------------------------------------------------------ engine
 class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     """The gogame GTP engine: ``send(line)`` returns the response ('' when
@@ -88,6 +99,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self._factory = factory or default_factory()
         self._warm = None  # the start-up thread's box until the session is handed over
         self._warm_thread = None
+        self.asking = None  # the command being run
         self._log = log
         self.commands = {}
         self.streaming = set()  # commands answered as a stream (lz-analyze)
@@ -108,26 +120,33 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         them in numba's cache the session is handed over once they are
         loaded (well under a second), so no command runs beside the loading;
         without, it is handed over first and they compile behind it, so a
-        command waits only for the kernels it uses."""
+        command waits only for the kernels it uses: the playouts first when
+        the command waiting for the session plays (``PLAYING``), the reader
+        first otherwise.  Until the reader is ready, genmove plays without
+        the reader's priors and checks rather than wait for its compile."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
+        reading = threading.Event()
 
         def work() -> None:
             loaded = False
             try:
                 _skip_blas_probe()
-                box["session"] = self._factory()
+                session = box["session"] = self._factory()
                 if _kernels_cached():  # loading takes well under a second: before
                     _warm_kernels()  # any command, so none shares the interpreter with it
+                    reading.set()
                     loaded = True
+                else:
+                    session.reader_ready = reading.is_set
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
             finally:
                 box["ready"].set()
             if not loaded:
-                _warm_kernels()
+                _warm_kernels(playouts_first=self.asking in PLAYING, reading=reading)
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
@@ -216,6 +235,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         return format_response(False, parsed[0], reason)
 
     def _run(self, cmd_id, name, handler, args):
+        self.asking = name  # read by the start-up thread (see prewarm)
         session = self._session
         before = (session.position, session.position.stackp) if session is not None else (None, 0)
         try:
@@ -563,17 +583,23 @@ def _kernels_cached() -> bool:
     return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
 
 
-def _warm_kernels() -> None:
-    """Load (or compile) the reading, then the playout kernels, on the
-    start-up thread.  A command that needs one of them while they compile
-    waits for numba's compiler lock, so for no longer than it would have;
-    commands that need neither run beside it."""
+def _warm_kernels(playouts_first: bool = False, reading: threading.Event | None = None) -> None:
+    """Load (or compile) the reading and the playout kernels on the start-up
+    thread, the reader first unless ``playouts_first``; ``reading`` is set
+    once the reader is ready.  A command that needs one of them while they
+    compile waits for numba's compiler lock, so for no longer than it would
+    have; commands that need neither run beside it."""
     try:
         from ..core import reader
         from ..play import player
 
+        if playouts_first:
+            player.warm_up()
         reader.warm_up()
-        player.warm_up()
+        if reading is not None:
+            reading.set()
+        if not playouts_first:
+            player.warm_up()
     except Exception:
         traceback.print_exc()
 

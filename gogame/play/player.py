@@ -494,9 +494,18 @@ def guard(
 
 
 def warm_up() -> None:
-    """Load the compiled playout and search kernels (compile them the first
-    time) with a tiny search on a 9x9 board of its own.  The reader has its
-    own (``core.reader.warm_up``)."""
+    """Load every compiled kernel a genmove uses but the reader's (compile
+    them the first time): a tiny genmove on a 9x9 board of its own, the
+    guard's checks beside an own stone, and the superko check's trymove.
+    The reader has its own (``core.reader.warm_up``).  A cold ``gogame
+    gtp`` that loads the reader behind a genmove relies on it: a kernel
+    first called then would wait for the reader's compile."""
     from ..core.position import Position
 
-    Player(capacity=2000).search(Position(9), 1, 7.0, seconds=0.0, max_playouts=1)
+    position = Position(9)
+    position.play("E5", "b")
+    position.play("E6", "w")
+    Player(capacity=2000).genmove(position, 1, 7.0, seconds=0.0, max_playouts=1)
+    guard(position, 1, (4, 3), None)  # D5, beside E5
+    if position.trymove((3, 3), 1):
+        position.popgo()

@@ -132,7 +132,10 @@ class Engine:
     def __init__(self, size=19, komi=0.0, settings=None, reader=None, **kw):
         self.settings = settings or Settings(**kw)
         self.komi = float(komi)
-        self.rules = "chinese"  # final_score's counting: scoring.RULES
+        self.rules = "chinese"  # final_score's counting: options.RULES
+        # None, or whether the reader's kernels are ready: until then genmove
+        # plays without them rather than wait for their compile (gogame gtp)
+        self.reader_ready: Callable[[], bool] | None = None
         self._reader = reader
         self.position = self._new_position(size)
         self.to_move = BLACK
@@ -432,7 +435,7 @@ class Engine:
             color,
             self.komi,
             budget,
-            reader=self.reader,
+            reader=self.reader if self.reader_ready is None or self.reader_ready() else None,
             should_stop=should_stop,
             cleanup=cleanup,
             opponent_passed=last is not None and last[0] is None and last[1] != color,

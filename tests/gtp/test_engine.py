@@ -592,3 +592,42 @@ def test_loadsgf_until_of_5000_digits_loads_the_whole_game(tmp_path):
     e = GtpEngine(session=Engine(9))
     assert e.send(f"loadsgf {game} {'9' * 5000}") == "= black\n\n"
     assert len(e.session.position.moves()) == 2
+
+
+def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
+    """The kernels compile behind the session in the order the waiting
+    command needs them; the reader is marked ready once loaded."""
+    import threading
+
+    from gogame.core import reader
+    from gogame.gtp import engine as gtp_engine
+    from gogame.play import player
+
+    order = []
+    monkeypatch.setattr(reader, "warm_up", lambda: order.append("reader"))
+    monkeypatch.setattr(player, "warm_up", lambda: order.append("playouts"))
+    for playouts_first, expected in (
+        (True, ["playouts", "reader"]),
+        (False, ["reader", "playouts"]),
+    ):
+        order.clear()
+        ready = threading.Event()
+        gtp_engine._warm_kernels(playouts_first=playouts_first, reading=ready)
+        assert order == expected and ready.is_set()
+    assert {"genmove", "boardsize", "kata-analyze"} <= gtp_engine.PLAYING
+    assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING
+
+
+def test_genmove_does_not_wait_for_a_reader_not_ready():
+    """While the reader's kernels compile (a cold start), genmove plays
+    without the reader: it is not even made."""
+    from gogame.play.session import Engine as Session
+
+    e = GtpEngine(session=Session(9))
+    e.session.clock.default = 0.2
+    e.session.reader_ready = lambda: False
+    move = e.send("genmove b")[2:].strip()
+    assert move not in ("PASS", "resign") and e.session._reader is None
+    e.session.reader_ready = lambda: True
+    e.send("genmove w")
+    assert e.session._reader is not None
