@@ -117,9 +117,11 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     def prewarm(self) -> None:
         """Create the session on a background thread (loads numba and the
         board kernel) and load the reading and playout kernels there.  With
-        them in numba's cache the session is handed over once they are
-        loaded (well under a second), so no command runs beside the loading;
-        without, it is handed over first and they compile behind it, so a
+        them in numba's cache the session is handed over once the reader is
+        loaded (and the playouts, when the waiting command plays: well under
+        a second), so no command runs beside the loading but, for a reading
+        session, the playouts' (50 ms); without, it is handed over first and
+        they compile behind it, so a
         command waits only for the kernels it uses: the playouts first when
         the command waiting for the session plays (``PLAYING``), the reader
         first otherwise.  Until the reader is ready, genmove plays without
@@ -130,14 +132,13 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         reading = threading.Event()
 
         def work() -> None:
-            loaded = False
+            cached = playing = False
             try:
                 _skip_blas_probe()
                 session = box["session"] = self._factory()
-                if _kernels_cached():  # loading takes well under a second: before
-                    _warm_kernels()  # any command, so none shares the interpreter with it
-                    reading.set()
-                    loaded = True
+                cached, playing = _kernels_cached(), self.asking in PLAYING
+                if cached:  # loading takes well under a second: before the first
+                    _warm_kernels(reader_only=not playing)  # command: none runs beside it
                 else:
                     session.reader_ready = reading.is_set
             except BaseException as e:  # reported on first use
@@ -145,8 +146,10 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 return
             finally:
                 box["ready"].set()
-            if not loaded:
-                _warm_kernels(playouts_first=self.asking in PLAYING, reading=reading)
+            if not cached:
+                _warm_kernels(playouts_first=playing, reading=reading)
+            elif not playing:  # a reading session: the playouts (50 ms) load behind it
+                _warm_kernels(playouts_only=True)
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
@@ -583,22 +586,29 @@ def _kernels_cached() -> bool:
     return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
 
 
-def _warm_kernels(playouts_first: bool = False, reading: threading.Event | None = None) -> None:
+def _warm_kernels(
+    playouts_first: bool = False,
+    reading: threading.Event | None = None,
+    reader_only: bool = False,
+    playouts_only: bool = False,
+) -> None:
     """Load (or compile) the reading and the playout kernels on the start-up
-    thread, the reader first unless ``playouts_first``; ``reading`` is set
-    once the reader is ready.  A command that needs one of them while they
-    compile waits for numba's compiler lock, so for no longer than it would
-    have; commands that need neither run beside it."""
+    thread, the reader first unless ``playouts_first`` (``reader_only``,
+    ``playouts_only``: just one of them); ``reading`` is set once the reader
+    is ready.  A command that needs one of them meanwhile waits for numba's
+    compiler lock, so for no longer than it would have; commands that need
+    neither run beside it."""
     try:
         from ..core import reader
         from ..play import player
 
-        if playouts_first:
+        if playouts_first or playouts_only:
             player.warm_up()
-        reader.warm_up()
-        if reading is not None:
-            reading.set()
-        if not playouts_first:
+        if not playouts_only:
+            reader.warm_up()
+            if reading is not None:
+                reading.set()
+        if not (playouts_first or playouts_only or reader_only):
             player.warm_up()
     except Exception:
         traceback.print_exc()
