@@ -10,6 +10,9 @@ prior visits excluded), the principal variations and the ownership counts.
 * tactics first (``tactical_priors``): a few reader calls with a node limit
   bias the root: capture strings that can be captured, save own strings
   that can be saved, and do not extend strings that cannot be saved;
+* the opening (``opening_priors``, 13x13 and up): in an empty area, moves
+  on the first and second lines are discouraged, on the third and fourth
+  encouraged;
 * after the search the most visited moves are checked in order
   (``guard``): a move that leaves a string of two or more stones in atari,
   or with two liberties and capturable by the reader, is skipped;
@@ -325,6 +328,8 @@ class Player:
             return Decision(None, "no move but own eyes")
         urgent = []
         priors = tactical_priors(position, color, reader, urgent=urgent) if reader else {}
+        for p, prior in opening_priors(position).items():
+            priors.setdefault(p, prior)  # the tactics' come first
         res = self.search(
             position,
             color,
@@ -456,6 +461,39 @@ def tactical_priors(
             if urgent is not None and libs == 1 and stones >= 2:
                 urgent.append(position.pos(move))
     return priors
+
+
+OPENING_MIN_SIZE = 13  # smaller boards have no open corners to speak of
+OPENING_RADIUS = 3  # a point is in an empty area with no stone this near (Chebyshev)
+# (visits, win rate) for a move in an empty area, by line (1: the edge)
+OPENING_PRIORS = {1: (30.0, 0.1), 2: (20.0, 0.2), 3: (10.0, 0.65), 4: (10.0, 0.65)}
+
+
+def opening_priors(position: Position) -> Priors:
+    """{kernel point: (visits, win rate)} for the empty points of an empty
+    area (no stone within ``OPENING_RADIUS``) on boards of 13 or more: the
+    first and second lines discouraged, the third and fourth (the 3-4 and
+    4-4 points and the extensions between them) encouraged.  Nothing on
+    smaller boards or near stones, where the tactics and the playouts
+    decide."""
+    n = position.size
+    if n < OPENING_MIN_SIZE:
+        return {}
+    grid = np.array(
+        [[position.color_at((r, c)) != 0 for c in range(n)] for r in range(n)], dtype=np.int32
+    )
+    k = OPENING_RADIUS
+    padded = np.pad(grid, k)
+    near = sum(
+        padded[dr : dr + n, dc : dc + n] for dr in range(2 * k + 1) for dc in range(2 * k + 1)
+    )
+    out = {}
+    for r in range(n):
+        for c in range(n):
+            line = min(r, c, n - 1 - r, n - 1 - c) + 1
+            if near[r, c] == 0 and line in OPENING_PRIORS:
+                out[position.pos((r, c))] = OPENING_PRIORS[line]
+    return out
 
 
 def guard(
