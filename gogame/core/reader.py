@@ -102,6 +102,13 @@ def _stop_helpers(job_queues):
         jobs.put(None)
 
 
+def used_extent(s) -> tuple[int, int]:
+    """(state entries, hash words) a board uses: the header to the
+    change-stack pointer, and the current words with those each trymove
+    saved.  Copying these brings another board to this position."""
+    return STACK + int(s[H_SP]), 2 + 2 * int(s[H_STACKP])
+
+
 class BoardCopy:
     """A position of the game being read, kept for a later batch
     (``Reader.examine_copies``): the used part of its state and hash
@@ -113,13 +120,13 @@ class BoardCopy:
             raise ValueError("a board copy is taken outside trymove")
         self.stones = list(stones)
         self.targets = [position.string_pos(pt, "vertex must not be empty") for pt in self.stones]
-        self.s = position.s[: STACK + int(position.s[H_SP])].copy()
-        self.hw = position.hw[:2].copy()
+        used, words = used_extent(position.s)
+        self.s, self.hw = position.s[:used].copy(), position.hw[:words].copy()
 
     def load(self, s, hw) -> None:
         """Bring the board (s, hw) to this position."""
         s[: len(self.s)] = self.s
-        hw[:2] = self.hw
+        hw[: len(self.hw)] = self.hw
 
 
 class _Helpers:
@@ -146,8 +153,7 @@ class _Helpers:
         the state (header to the change-stack pointer) and of the hash words
         (the current ones and those saved by each trymove)."""
         s, hw = position.s, position.hw
-        used = STACK + int(s[H_SP])
-        words = 2 + 2 * int(s[H_STACKP])
+        used, words = used_extent(s)
         for bs, bhw in self.boards[1:]:
             bs[:used] = s[:used]
             bhw[:words] = hw[:words]

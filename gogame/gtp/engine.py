@@ -138,7 +138,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 session = box["session"] = self._factory()
                 cached, playing = _kernels_cached(), self.asking in PLAYING
                 if cached:  # loading takes well under a second: before the first
-                    _warm_kernels(reader_only=not playing)  # command: none runs beside it
+                    _warm_kernels(KERNELS if playing else ("reader",))  # command
                 else:
                     session.reader_ready = reading.is_set
             except BaseException as e:  # reported on first use
@@ -147,9 +147,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
             finally:
                 box["ready"].set()
             if not cached:
-                _warm_kernels(playouts_first=playing, reading=reading)
+                _warm_kernels(KERNELS[::-1] if playing else KERNELS, reading)
             elif not playing:  # a reading session: the playouts (50 ms) load behind it
-                _warm_kernels(playouts_only=True)
+                _warm_kernels(("playouts",))
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
@@ -586,30 +586,23 @@ def _kernels_cached() -> bool:
     return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
 
 
-def _warm_kernels(
-    playouts_first: bool = False,
-    reading: threading.Event | None = None,
-    reader_only: bool = False,
-    playouts_only: bool = False,
-) -> None:
-    """Load (or compile) the reading and the playout kernels on the start-up
-    thread, the reader first unless ``playouts_first`` (``reader_only``,
-    ``playouts_only``: just one of them); ``reading`` is set once the reader
-    is ready.  A command that needs one of them meanwhile waits for numba's
-    compiler lock, so for no longer than it would have; commands that need
-    neither run beside it."""
+KERNELS = ("reader", "playouts")  # the kernel groups the start-up thread loads
+
+
+def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = None) -> None:
+    """Load (or compile) the kernel ``groups`` (of ``KERNELS``), in order, on
+    the start-up thread; ``reading`` is set once the reader is ready.  A
+    command that needs one of them meanwhile waits for numba's compiler
+    lock, so for no longer than it would have; commands that need neither
+    run beside it."""
     try:
         from ..core import reader
         from ..play import player
 
-        if playouts_first or playouts_only:
-            player.warm_up()
-        if not playouts_only:
-            reader.warm_up()
-            if reading is not None:
+        for group in groups:
+            (reader if group == "reader" else player).warm_up()
+            if group == "reader" and reading is not None:
                 reading.set()
-        if not (playouts_first or playouts_only or reader_only):
-            player.warm_up()
     except Exception:
         traceback.print_exc()
 

@@ -71,21 +71,22 @@ class PlayCommands:
 
     # ------------------------------------------------------------ genmove
     def _genmove(self, args, cleanup=False, commit=True):
-        from ..core.coords import format_gtp
-
         if len(args) != 1:
             raise GtpError("syntax error")
         color = self.parse_color(args[0], error="syntax error")
+        return self._decide(color, cleanup=cleanup, commit=commit)
+
+    def _decide(self, color, **kw) -> str:
+        """The session's genmove for ``color`` (stopped by GoGui's interrupt
+        only), logged; -> the vertex, ``PASS`` or ``resign``."""
+        from ..core.coords import format_gtp
+
         session = self.session
         if session.position.stackp:
             raise GtpError("cannot generate a move inside trymove")
-        decision = session.genmove(
-            color, should_stop=self._interrupted, cleanup=cleanup, commit=commit
-        )
+        decision = session.genmove(color, should_stop=self._interrupted, **kw)
         self._log_decision(decision)
-        if decision.move == "resign":
-            return "resign"
-        return format_gtp(decision.move)
+        return "resign" if decision.move == "resign" else format_gtp(decision.move)
 
     def _log_decision(self, decision):
         res = decision.result
@@ -257,7 +258,7 @@ class PlayCommands:
         position = self.session.position
 
         def line(result: SearchResult) -> str:
-            text = kata_info_line(result)
+            text = info_line(result, floats=True)
             if text and ownership:
                 text += " " + ownership_text(position, result, color)
             return text
@@ -267,33 +268,19 @@ class PlayCommands:
     def stream_lz_genmove_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
         """lz-genmove_analyze [color] [interval] ...: genmove, with lz-analyze's
         lines while it searches, then ``play VERTEX`` (or pass, resign)."""
-        return self._genmove_analyze(args, emit, info_line)
+        return self._genmove_analyze(args, emit, False)
 
     def stream_kata_genmove_analyze(self, args: list[str], emit: Callable[[str], None]) -> str:
         """kata-genmove_analyze: the same with kata-analyze's lines."""
-        return self._genmove_analyze(args, emit, kata_info_line)
+        return self._genmove_analyze(args, emit, True)
 
-    def _genmove_analyze(self, args, emit, format_line) -> str:
+    def _genmove_analyze(self, args, emit, floats) -> str:
         """A genmove that input does not stop (only GoGui's interrupt does),
-        emitting ``format_line(result)`` every interval, then the move."""
-        from ..core.coords import format_gtp
-
+        emitting ``info_line`` every interval, then ``play VERTEX``."""
         color, interval, _ = _analyze_args(self, args)
-        session = self.session
-        if session.position.stackp:
-            raise GtpError("cannot generate a move inside trymove")
-
-        def show(result: SearchResult) -> None:
-            line = format_line(result)
-            if line:
-                emit(line)
-
-        decision = session.genmove(
-            color, should_stop=self._interrupted, progress=show, progress_every=interval
-        )
-        self._log_decision(decision)
-        move = "resign" if decision.move == "resign" else format_gtp(decision.move).lower()
-        emit(f"play {move}")
+        show = _emitter(emit, lambda result: info_line(result, floats=floats))
+        move = self._decide(color, progress=show, progress_every=interval)
+        emit(f"play {move.lower()}")
         return ""
 
     def _analyze(self, color, interval, emit, format_line) -> str:
@@ -305,12 +292,7 @@ class PlayCommands:
         last = session.last_move()
         seconds = 1e9 if self.input is not None else ANALYZE_WITHOUT_INPUT
         player = session.player
-
-        def show(result: SearchResult) -> None:
-            line = format_line(result)
-            if line:
-                emit(line)
-
+        show = _emitter(emit, format_line)
         res = player.search(
             session.position,
             color,
@@ -350,21 +332,6 @@ def _analyze_args(engine, args):
     return color, max(0.05, interval), ownership
 
 
-def kata_info_line(result: SearchResult, most: int = 10) -> str:
-    """KataGo's analysis line: like ``info_line`` with win rates as floats
-    0..1 for the colour to move; no score or prior fields (the playouts
-    estimate neither per move)."""
-    from ..core.coords import format_gtp
-
-    parts = []
-    for order, m in enumerate(result.moves[:most]):
-        parts.append(
-            f"info move {format_gtp(m.move)} visits {m.visits} winrate {m.winrate:.6f} "
-            f"order {order} pv {format_vertices(m.pv)}"
-        )
-    return " ".join(parts)
-
-
 def ownership_text(position, result: SearchResult, color: int) -> str:
     """``ownership`` and one float in [-1, 1] a point, from the top-left
     (A19 on 19x19) row by row: the share of playouts ``color`` owned it
@@ -378,16 +345,29 @@ def ownership_text(position, result: SearchResult, color: int) -> str:
     return "ownership " + " ".join(values)
 
 
-def info_line(result: SearchResult, most: int = 10) -> str:
-    """Leela Zero's analysis line: every candidate on one line, win rates
-    as integers 0..10000 for the colour to move."""
+def info_line(result: SearchResult, most: int = 10, floats: bool = False) -> str:
+    """The analysis line of Leela Zero (win rates as integers 0..10000) or,
+    with ``floats``, of KataGo (floats 0..1): every candidate on one line,
+    for the colour to move.  No score or prior fields: the playouts
+    estimate neither per move."""
     from ..core.coords import format_gtp
 
     parts = []
     for order, m in enumerate(result.moves[:most]):
-        pv = format_vertices(m.pv)
+        winrate = f"{m.winrate:.6f}" if floats else str(int(round(m.winrate * 10000)))
         parts.append(
-            f"info move {format_gtp(m.move)} visits {m.visits} "
-            f"winrate {int(round(m.winrate * 10000))} order {order} pv {pv}"
+            f"info move {format_gtp(m.move)} visits {m.visits} winrate {winrate} "
+            f"order {order} pv {format_vertices(m.pv)}"
         )
     return " ".join(parts)
+
+
+def _emitter(emit, format_line):
+    """A search's ``progress``: emit ``format_line(result)`` unless empty."""
+
+    def show(result: SearchResult) -> None:
+        line = format_line(result)
+        if line:
+            emit(line)
+
+    return show

@@ -135,10 +135,7 @@ def examine(
         for pt in pts:
             _examine_one(reader, position, number, pt, trace, failures)
         return n
-    for pt, (attack, defence) in zip(pts, reader.examine_strings(position, pts), strict=True):
-        trace.append(_line(number, pt, "attack", attack))
-        if defence is not None:
-            trace.append(_line(number, pt, "defend", defence))
+    _trace_position(trace, number, pts, reader.examine_strings(position, pts))
     return n
 
 
@@ -153,13 +150,19 @@ def _examine_copies(reader, position, pending, trace):
     rows = reader.examine_copies(position, [copy for _, copy in pending])
     n = 0
     for (number, copy), row in zip(pending, rows, strict=True):
-        for pt, (attack, defence) in zip(copy.stones, row, strict=True):
-            trace.append(_line(number, pt, "attack", attack))
-            if defence is not None:
-                trace.append(_line(number, pt, "defend", defence))
+        _trace_position(trace, number, copy.stones, row)
         n += len(copy.stones)
     pending.clear()
     return n
+
+
+def _trace_position(trace, number, stones, answers):
+    """The lines of one position's strings: each attack, and its defence
+    when there is one (``examine_strings``' answers)."""
+    for pt, (attack, defence) in zip(stones, answers, strict=True):
+        trace.append(_line(number, pt, "attack", attack))
+        if defence is not None:
+            trace.append(_line(number, pt, "defend", defence))
 
 
 def _examine_one(reader, position, number, pt, trace, failures):

@@ -209,10 +209,22 @@ def test_node_limit_at_most_serial_first_reads_serially():
     assert reader.parallel_reads == 0 and reader.nodes == serial.nodes
 
 
-def test_helper_threads_start_once_and_end_with_the_reader():
-    def helpers():
-        return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
+def helpers():
+    """The reading helper threads alive now."""
+    return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
 
+
+def ended(before):
+    """Whether the helper threads are back to ``before`` within 10 s of the
+    last reference to their reader going."""
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while len(helpers()) > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return len(helpers()) == before
+
+
+def test_helper_threads_start_once_and_end_with_the_reader():
     before = len(helpers())
     problems = small_problems(2)
     reader = Reader(threads=3, serial_first=0, cache=ReadingCache(4))
@@ -221,11 +233,7 @@ def test_helper_threads_start_once_and_end_with_the_reader():
         ask(reader, q, p)
     assert len(helpers()) == before + 2 and reader.parallel_reads == 2
     del reader
-    gc.collect()
-    deadline = time.monotonic() + 10
-    while len(helpers()) > before and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert len(helpers()) == before
+    assert ended(before)
 
 
 # ------------------------------- a position's questions on the threads
@@ -365,17 +373,10 @@ def test_read_many_with_a_node_limit_reports_aborted():
 
 
 def test_helpers_of_a_batch_reader_end_with_it():
-    def helpers():
-        return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
-
     before = len(helpers())
     p, stones = batch_cases()[0]
     reader = Reader(threads=3, cache=ReadingCache(4))
     reader.examine_strings(p, stones)
     assert len(helpers()) == before + 2
     del reader
-    gc.collect()
-    deadline = time.monotonic() + 10
-    while len(helpers()) > before and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert len(helpers()) == before
+    assert ended(before)

@@ -2,6 +2,7 @@
 commands that draw on the board, and ``gogame-param``."""
 
 from tests.helpers.gtp import fails, ok, setup_board
+from tests.helpers.shapes import WEAK_STRINGS
 
 
 def test_gogui_gfx_and_param_commands():
@@ -36,16 +37,7 @@ def test_gogui_gfx_and_param_commands():
 def test_capturable_strings_are_the_same_on_threads():
     """``gfx_capturable`` reads all the weak strings as one batch; with 2
     threads it colours the serial strings, and the position is unchanged."""
-    board = """
-        . . . . . . . . .
-        . X O . . . . . .
-        . O X X O . . . .
-        . . O X O . . . .
-        . . . O . . X . .
-        . . . . . . O X .
-        . . X . . . . O .
-        . . . . . . . . .
-        . . . . . . . . ."""
+    board = WEAK_STRINGS
     answers = []
     for threads in (1, 2):
         e = setup_board(board)

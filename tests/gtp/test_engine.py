@@ -612,7 +612,8 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
     ):
         order.clear()
         ready = threading.Event()
-        gtp_engine._warm_kernels(playouts_first=playouts_first, reading=ready)
+        kernels = gtp_engine.KERNELS[::-1] if playouts_first else gtp_engine.KERNELS
+        gtp_engine._warm_kernels(kernels, ready)
         assert order == expected and ready.is_set()
     assert {"genmove", "boardsize", "kata-analyze"} <= gtp_engine.PLAYING
     assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING

@@ -50,3 +50,17 @@ X O . O .
 . X O . .
 . . . . .
 """
+
+# Several weak strings of both colours on 9x9: some can be captured, some
+# saved (the capturable-strings gfx and the player's tactical priors).
+WEAK_STRINGS = """
+    . . . . . . . . .
+    . X O . . . . . .
+    . O X X O . . . .
+    . . O X O . . . .
+    . . . O . . X . .
+    . . . . . . O X .
+    . . X . . . . O .
+    . . . . . . . . .
+    . . . . . . . . .
+"""

@@ -7,17 +7,9 @@ from gogame.core.reading_cache import ReadingCache
 from gogame.kernel.layout import BLACK
 from gogame.play.player import tactical_priors
 from tests.helpers import diagrams
+from tests.helpers.shapes import WEAK_STRINGS
 
-WEAK = """
-    . . . . . . . . .
-    . X O . . . . . .
-    . O X X O . . . .
-    . . O X O . . . .
-    . . . O . . X . .
-    . . . . . . O X .
-    . . X . . . . O .
-    . . . . . . . . .
-    . . . . . . . . ."""
+WEAK = WEAK_STRINGS
 
 
 def position_of(diagram):
