@@ -567,10 +567,11 @@ class Reader:
         return self._after(position, pt, move, False)
 
 
-def warm_up() -> None:
+def warm_up(moves: bool = True) -> None:
     """Load the compiled reading kernels (compile them the first time) with
-    one question of each kind, attack, find_defense, ladder_attack and
-    does_attack, on a 9x9 board of their own."""
+    one question of each kind, attack, find_defense, ladder_attack and,
+    unless ``moves`` is false, does_attack (``warm_up_moves``), on a 9x9
+    board of their own."""
     from .position import Position
 
     position = Position(9)
@@ -581,4 +582,15 @@ def warm_up() -> None:
     reader.find_defense(position, (4, 4))
     position.play("D5", "w")
     reader.ladder_attack(position, (4, 4))
-    reader.does_attack(position, (4, 4), (4, 5))
+    if moves:
+        warm_up_moves()
+
+
+def warm_up_moves() -> None:
+    """Load (or compile) the kernel behind does_attack and does_defend."""
+    from .position import Position
+
+    position = Position(9)
+    for move, color in (("E5", "b"), ("E6", "w"), ("D5", "w")):
+        position.play(move, color)
+    Reader(cache=ReadingCache(1)).does_attack(position, (4, 4), (4, 5))

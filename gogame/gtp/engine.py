@@ -116,16 +116,16 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     # --------------------------------------------------------- session
     def prewarm(self) -> None:
         """Create the session on a background thread (loads numba and the
-        board kernel) and load the reading and playout kernels there.  With
-        them in numba's cache the session is handed over once the reader is
-        loaded (and the playouts, when the waiting command plays: well under
-        a second), so no command runs beside the loading but, for a reading
-        session, the playouts' (50 ms); without, it is handed over first and
-        they compile behind it, so a
-        command waits only for the kernels it uses: the playouts first when
-        the command waiting for the session plays (``PLAYING``), the reader
-        first otherwise.  Until the reader is ready, genmove plays without
-        the reader's priors and checks rather than wait for its compile."""
+        board kernel) and load the kernels the waiting command needs there
+        (``WARM_ORDER``).  With them in numba's cache, the session is handed
+        over once the reader is loaded (and the playouts, when the waiting
+        command plays: well under a second), and nothing loads beside the
+        commands; without, it is handed over first and the kernels compile
+        behind it, so a command waits only for the kernels it uses: the
+        playouts first when the command waiting for the session plays
+        (``PLAYING``), the reader first otherwise.  Until the reader is
+        ready, genmove plays without the reader's priors and checks rather
+        than wait for its compile."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
@@ -134,22 +134,19 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         def work() -> None:
             cached = playing = False
             try:
-                _skip_blas_probe()
+                _skip_optional_probes()
                 session = box["session"] = self._factory()
                 cached, playing = _kernels_cached(), self.asking in PLAYING
-                if cached:  # loading takes well under a second: before the first
-                    _warm_kernels(KERNELS if playing else ("reader",))  # command
-                else:
+                if not cached:
                     session.reader_ready = reading.is_set
+                before, behind = WARM_ORDER[cached, playing]
+                _warm_kernels(before)  # cached: well under a second, before the first command
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
             finally:
                 box["ready"].set()
-            if not cached:
-                _warm_kernels(KERNELS[::-1] if playing else KERNELS, reading)
-            elif not playing:  # a reading session: the playouts (50 ms) load behind it
-                _warm_kernels(("playouts",))
+            _warm_kernels(behind, reading)
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
@@ -571,12 +568,12 @@ def _detail(e):
     return f": {e}" if str(e) else ""
 
 
-def _skip_blas_probe() -> None:
+def _skip_optional_probes() -> None:
     """A GTP process runs only gogame: numba's registries load without
-    their scipy probe (``kernel.skip_blas_probe``)."""
+    their scipy and cffi probes (``kernel.skip_optional_probes``)."""
     from .. import kernel
 
-    kernel.skip_blas_probe()
+    kernel.skip_optional_probes()
 
 
 def _kernels_cached() -> bool:
@@ -586,21 +583,39 @@ def _kernels_cached() -> bool:
     return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
 
 
-KERNELS = ("reader", "playouts")  # the kernel groups the start-up thread loads
+KERNELS = ("reader", "moves", "playouts")  # the kernel groups the start-up thread loads
+# (kernels in numba's cache, the waiting command plays): the groups loaded
+# before the session is handed over, and those compiled behind it.  From
+# the cache the others load when first used (does_attack and does_defend's
+# "moves" in 25 ms, the playouts in 50 ms): loaded behind, they would slow
+# the first commands down, as the loading thread takes the GIL too
+WARM_ORDER = {
+    (True, True): (("reader", "playouts"), ()),
+    (True, False): (("reader",), ()),
+    (False, True): ((), ("playouts", "reader", "moves")),
+    (False, False): ((), ("reader", "moves", "playouts")),
+}
 
 
 def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = None) -> None:
     """Load (or compile) the kernel ``groups`` (of ``KERNELS``), in order, on
-    the start-up thread; ``reading`` is set once the reader is ready.  A
-    command that needs one of them meanwhile waits for numba's compiler
-    lock, so for no longer than it would have; commands that need neither
-    run beside it."""
+    the start-up thread; ``reading`` is set once the reader is ready (at
+    once when it is not among them: it was loaded before).  A command that
+    needs one of them meanwhile waits for numba's compiler lock, so for no
+    longer than it would have; commands that need neither run beside it."""
     try:
         from ..core import reader
         from ..play import player
 
+        if reading is not None and "reader" not in groups:
+            reading.set()
         for group in groups:
-            (reader if group == "reader" else player).warm_up()
+            if group == "reader":
+                reader.warm_up(moves=False)
+            elif group == "moves":
+                reader.warm_up_moves()
+            else:
+                player.warm_up()
             if group == "reader" and reading is not None:
                 reading.set()
     except Exception:

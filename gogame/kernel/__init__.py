@@ -32,9 +32,12 @@ _HERE = Path(__file__).resolve().parent
 
 
 def source_key() -> str:
-    """16 hex digits of the SHA-256 of the kernel's sources (file names and bytes)."""
+    """16 hex digits of the SHA-256 of the kernel's sources (file names and
+    bytes): every module but this one, which compiles nothing."""
     digest = hashlib.sha256()
     for path in sorted(_HERE.glob("*.py")):
+        if path.name == "__init__.py":
+            continue
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -86,27 +89,33 @@ def _use_cache_dir() -> str:
 
 CACHE_DIR = _use_cache_dir()
 
-_BLAS_PROBE = "scipy.linalg.cython_blas"
+# optional imports numba's registries probe: scipy's BLAS (for np.dot and
+# linalg) and cffi (for cffi functions); the kernels use neither
+_PROBES = ("scipy.linalg.cython_blas", "cffi")
 
 
-def skip_blas_probe() -> None:
-    """Load numba's CPU registries now, without its BLAS probe: for a
-    process that runs only gogame (``gogame gtp``), called before the first
-    kernel loads.  numba's array-math registry imports scipy.linalg, when
-    it is installed, only to learn whether np.dot and linalg can work (0.2 s
-    of a 0.65 s start on the project machine); the kernels use neither.
-    The import fails fast while the registries load and works again after.
-    Not for library use: other jitted code in the process then finds no
-    BLAS.  Does nothing once scipy.linalg or numba's registries are loaded."""
-    if _BLAS_PROBE in sys.modules or "numba.np.arraymath" in sys.modules:
+def skip_optional_probes() -> None:
+    """Load numba's CPU registries now, without their optional probes: for
+    a process that runs only gogame (``gogame gtp``), called before the
+    first kernel loads.  numba's array-math registry imports scipy.linalg,
+    when it is installed, only to learn whether np.dot and linalg can work
+    (0.2 s of a 0.65 s start on the project machine), and its typing
+    registry imports cffi (25 ms with pycparser).  Each import fails fast
+    while the registries load and works again after.  Not for library use:
+    other jitted code in the process then finds no BLAS and no cffi
+    support.  Does nothing once numba's registries are loaded."""
+    if "numba.np.arraymath" in sys.modules:
         return
     from numba.core.compiler_lock import global_compiler_lock
     from numba.core.registry import cpu_target
 
-    sys.modules[_BLAS_PROBE] = None  # an import of it raises ImportError
+    blocked = [m for m in _PROBES if m not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None  # an import of it raises ImportError
     try:
         with global_compiler_lock:  # numba refreshes under it when it compiles or loads
             cpu_target.target_context.refresh()
     finally:
-        if sys.modules.get(_BLAS_PROBE, 0) is None:
-            del sys.modules[_BLAS_PROBE]
+        for name in blocked:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]

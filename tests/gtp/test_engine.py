@@ -604,17 +604,24 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
     from gogame.play import player
 
     order = []
-    monkeypatch.setattr(reader, "warm_up", lambda: order.append("reader"))
+    monkeypatch.setattr(reader, "warm_up", lambda moves=True: order.append("reader"))
+    monkeypatch.setattr(reader, "warm_up_moves", lambda: order.append("moves"))
     monkeypatch.setattr(player, "warm_up", lambda: order.append("playouts"))
-    for playouts_first, expected in (
-        (True, ["playouts", "reader"]),
-        (False, ["reader", "playouts"]),
+    for playing, expected in (
+        (True, ["playouts", "reader", "moves"]),
+        (False, ["reader", "moves", "playouts"]),
     ):
         order.clear()
         ready = threading.Event()
-        kernels = gtp_engine.KERNELS[::-1] if playouts_first else gtp_engine.KERNELS
-        gtp_engine._warm_kernels(kernels, ready)
+        before, behind = gtp_engine.WARM_ORDER[False, playing]
+        gtp_engine._warm_kernels(before + behind, ready)
         assert order == expected and ready.is_set()
+    # cached: the first command waits for what it uses only, nothing loads behind
+    assert gtp_engine.WARM_ORDER[True, False] == (("reader",), ())
+    assert set(gtp_engine.WARM_ORDER[True, True][0]) == {"reader", "playouts"}
+    for playing in (True, False):
+        before, behind = gtp_engine.WARM_ORDER[False, playing]
+        assert not before and sorted(behind) == sorted(gtp_engine.KERNELS)
     assert {"genmove", "boardsize", "kata-analyze"} <= gtp_engine.PLAYING
     assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING
 

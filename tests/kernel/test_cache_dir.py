@@ -24,6 +24,9 @@ def test_the_key_changes_with_any_kernel_source(tmp_path, monkeypatch):
     monkeypatch.setattr(kernel, "_HERE", copy)
     before = kernel.source_key()
     assert before == kernel.source_key()
+    init = copy / "__init__.py"  # compiles nothing: an edit keeps the cache
+    init.write_text(init.read_text() + "\n# a comment\n")
+    assert kernel.source_key() == before
     board = copy / "board.py"
     board.write_text(board.read_text() + "\n# a changed callee\n")
     assert kernel.source_key() != before
@@ -74,20 +77,25 @@ def test_cached_names_the_compiled_entry_points(tmp_path, monkeypatch):
     assert not kernel.cached("reading.read_string", "playout.search")
 
 
-def test_skip_blas_probe_leaves_scipy_importable():
+def test_skip_optional_probes_leaves_scipy_and_cffi_importable():
     """In a fresh process: numba's registries load without importing
-    scipy.linalg, the board kernel works, and scipy.linalg imports after."""
+    scipy.linalg or cffi, the board kernel works, and both import after."""
     import subprocess
     import sys
 
     code = """
 import sys
 from gogame import kernel
-kernel.skip_blas_probe()
+kernel.skip_optional_probes()
 assert "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules
-assert kernel._BLAS_PROBE not in sys.modules
+assert "cffi" not in sys.modules and "pycparser" not in sys.modules
+assert all(name not in sys.modules for name in kernel._PROBES)
 from gogame.core.position import Position
 p = Position(9); p.play("E5", "b"); assert p.countlib("E5") == 4
+import importlib.util
+if importlib.util.find_spec("cffi") is not None:  # installed: it imports again
+    import cffi
+    cffi.FFI()
 try:
     import scipy
 except ImportError:
