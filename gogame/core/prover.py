@@ -68,7 +68,7 @@ class Prover:
         self,
         table_mb: float = 16,
         max_nodes: int = 500_000,
-        max_order: int = 2,
+        max_order: int = 3,
         max_depth: int = 100,
     ) -> None:
         if not 0 <= max_order <= kp.MAX_ORDER:
@@ -120,8 +120,9 @@ class Prover:
         position.raise_if_hash_error("proving")
         return result
 
-    def _search_args(self, position, target, model):
-        """The arguments ``prove_win`` and ``prove_lost`` share, before the budget."""
+    def _search_args(self, position, target, model, order=None):
+        """The arguments ``prove_win`` and ``prove_lost`` share, before the
+        budget (``order`` None: ``max_order``)."""
         return (
             position.s,
             position.hw,
@@ -133,7 +134,7 @@ class Prover:
             self.mark,
             target,
             model,
-            self.max_order,
+            self.max_order if order is None else order,
             self.max_depth,
         )
 
@@ -141,17 +142,34 @@ class Prover:
         return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
 
     def _attack(self, position, target, budget):
+        """Orders 1..max_order in turn, each under the models stronger than
+        the best proof found so far: a cheap low-order proof is found before
+        a higher order spends the budget, and the code kept is the strongest
+        proven.  The table makes each order's repeat of the lower ones cheap."""
         if self._alive(position, target):
             return ProofResult(PROVEN, 0)
-        nodes = 0
-        for model, code in ATTACK_MODELS:
-            r = kp.prove_win(*self._search_args(position, target, model), budget - nodes)
-            nodes += int(self.ctx[kp.C_NODES])
-            if r == 1:
-                return self._proof(position, code, nodes)
-            if r < 0 or nodes >= budget:
+        nodes, best = 0, None
+        for order in range(1, self.max_order + 1):
+            for model, code in ATTACK_MODELS:
+                if best is not None and code >= best.code:
+                    break
+                args = self._search_args(position, target, model, order)
+                r = kp.prove_win(*args, budget - nodes)
+                nodes += int(self.ctx[kp.C_NODES])
+                if r == 1:
+                    best = self._proof(position, code, nodes)
+                if r < 0 or nodes >= budget:
+                    return self._found(best, nodes)
+            if best is not None and best.code == 1:
                 break
-        return ProofResult(UNKNOWN, nodes=nodes)
+        return self._found(best, nodes)
+
+    @staticmethod
+    def _found(best, nodes):
+        if best is None:
+            return ProofResult(UNKNOWN, nodes=nodes)
+        best.nodes = nodes
+        return best
 
     def _defend(self, position, target, budget):
         if self._alive(position, target):

@@ -631,6 +631,8 @@ def libs_after(s, pos, color, limit):
                 if s[MARK + lib] != g:
                     s[MARK + lib] = g
                     n += 1
+            if n >= limit:
+                return limit
     if n >= limit:
         return limit
     # captured strings: their stones next to pos or to a joined string

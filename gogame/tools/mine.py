@@ -302,12 +302,15 @@ class _Miner:
     def _repeat(self, pt: Point, r: dict) -> bool:
         """Whether this game kept the problem already at an earlier sampled
         position: the same question on the same stones with the same
-        liberties, answered alike by all three.  Counted in ``repeats``."""
+        liberties, answered alike by all three (the codes: a proof may name
+        another winning move, as the prover's table has changed).  Counted
+        in ``repeats``."""
         key = (
             r["question"],
             frozenset(self.position.string_stones(pt)),
             frozenset(self.position.findlib(pt)),
-            tuple(r["proven"].values()),
+            r["proven"]["status"],
+            r["proven"]["code"],
             r["gogame"]["code"],
             None if r["gnugo"] is None else r["gnugo"]["code"],
         )

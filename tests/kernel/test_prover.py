@@ -159,9 +159,9 @@ def targets(pos, maxlibs):
                 yield pt
 
 
-def run_random(seed, count, size, cap, density=0.55):
+def run_random(seed, count, size, cap, density=0.55, max_order=3):
     rng = random.Random(seed)
-    prover = Prover(table_mb=1, max_nodes=20000, max_depth=cap)
+    prover = Prover(table_mb=1, max_nodes=20000, max_depth=cap, max_order=max_order)
     stats = {"proven": 0, "unknown": 0, "disagree": 0}
     for _ in range(count):
         pos = random_position(rng, size, density)
@@ -181,8 +181,8 @@ def test_random_positions_agree_with_exhaustive_search():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size,cap", [(4, 7), (5, 5)])
-def test_many_random_positions_agree_with_exhaustive_search(size, cap):
-    stats = run_random(seed=size * 100 + cap, count=60, size=size, cap=cap)
+@pytest.mark.parametrize("size,cap,max_order", [(4, 7, 3), (5, 5, 3), (5, 5, 2)])
+def test_many_random_positions_agree_with_exhaustive_search(size, cap, max_order):
+    stats = run_random(seed=size * 100 + cap, count=60, size=size, cap=cap, max_order=max_order)
     print(stats)
     assert stats["proven"] > stats["unknown"] / 4

@@ -124,7 +124,10 @@ class ZeroGnuGo(EchoGnuGo):
         return {"code": 0, "move": None} if question == "attack" else super().ask(question, vertex)
 
 
-SMALL = mine.MineSettings(every=10, moves=40)
+# a smaller proof budget than mining's (200 k): these tests are about the
+# mining, and a question the prover cannot decide spends its whole budget
+BUDGET = 50_000
+SMALL = mine.MineSettings(every=10, moves=40, prove_nodes=BUDGET)
 
 
 def run(tmp_path, monkeypatch, fake, name, paths=(GAME,), settings=SMALL, workers=1):
@@ -196,7 +199,7 @@ def test_a_problem_repeated_at_later_positions_is_kept_once(tmp_path, monkeypatc
     """Every position of 40 moves: a string whose question, stones,
     liberties and answers are unchanged from an earlier sampled position
     is not kept again; without the check, those repeats come back."""
-    every = mine.MineSettings(every=1, moves=40)
+    every = mine.MineSettings(every=1, moves=40, prove_nodes=BUDGET)
     summary, index, out = run(tmp_path, monkeypatch, EchoGnuGo, "once", settings=every)
     keys = []
     for e in index:
@@ -227,7 +230,7 @@ def test_no_gnugo_runs_without_it(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_workers_give_the_same_index(tmp_path, monkeypatch):
-    settings = mine.MineSettings(every=5, moves=30, gnugo=False)
+    settings = mine.MineSettings(every=5, moves=30, gnugo=False, prove_nodes=BUDGET)
     paths = (GAME, GAME2)
     one, index1, _ = run(tmp_path, monkeypatch, None, "w1", paths, settings)
     two, index2, _ = run(tmp_path, monkeypatch, None, "w2", paths, settings, workers=2)
@@ -275,7 +278,9 @@ def test_out_must_be_a_folder(tmp_path, capsys):
 # ----------------------------------------------------------------- GNU Go
 @needs_gnugo
 def test_gnugo_answers_every_question(tmp_path, monkeypatch):
-    summary, index, _ = run(tmp_path, monkeypatch, None, "g", settings=mine.MineSettings(every=5))
+    summary, index, _ = run(
+        tmp_path, monkeypatch, None, "g", settings=mine.MineSettings(every=5, prove_nodes=BUDGET)
+    )
     assert not summary["gnugo_errors"] and not summary["errors"]
     agree = summary["agreement"]["all"]
     assert agree["gnugo_asked"] == summary["questions"] > 100
