@@ -11,24 +11,29 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 * ``_read`` is the one recursive routine, for both sides: ``attack`` true,
   the opponent moves first and tries to capture; false, the owner tries to
   make the string safe.  It is an alpha-beta over the codes (fail-hard,
-  window ``alpha``/``beta``).  A node, in order:
-  1. shortcuts that count no node: too many liberties (``_trivial``), a
-     capture in atari (``_capture_wins``), an owner's move that is safe
-     one ply down (``_safe_extension``, ``_safe_capture``);
-  2. candidates from generators (``_attack_moves``, ``_defend_moves`` and
-     the ``_add_*`` helpers), futile attacker moves dropped (``_drop_futile``),
-     then the cache probe (``kernel/cache.py``; a miss counts a node);
-  3. ordering (``_order``, ``_killer_first``) and try limits by depth;
-  4. the move loop: each move played by ``_play`` (ko moves under the
-     komaster rule), read one ply down by the recursive call, taken back
-     by ``popgo``; the owner's lazy ladder reads of neighbours come late;
-  5. the result stored in the cache with its bound.
+  window ``alpha``/``beta``).  A node, in order (each step a helper;
+  ``_read`` keeps the loop and its two recursive calls):
+  1. ``_open``: shortcuts that count no node: too many liberties
+     (``_trivial``), a capture in atari (``_capture_wins``), an owner's
+     move that is safe one ply down (``_shortcut``); candidates from
+     generators (``_candidates``: ``_attack_moves``, ``_defend_moves``, the
+     ``_add_*`` helpers, ``_drop_futile``), then the cache probe
+     (``_cached``, ``kernel/cache.py``; a miss counts a node);
+  2. ``_arrange``: ordering (``_order``, ``_killer_first``) and try limits
+     by depth (``_max_tries``);
+  3. the move loop: ``_step`` names the next move, ``_try`` plays it
+     (``_play``: ko moves under the komaster rule), the recursive call
+     reads it one ply down, ``popgo`` takes it back, ``_better`` keeps the
+     best; the owner's lazy ladder reads of neighbours come late
+     (``_lazy_ladders``, ``_ladder_worth``, ``_insert_captures``);
+  4. ``_close``: the result stored in the cache with its bound.
 * Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
   search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
 * Threads (``ctx[C_SHARE]`` > 0): simplified ABDADA over the shared cache;
-  a busy move is deferred, a marked one probed with a null window and read
-  again if it may be the best (one recursive call site for both: numba
-  re-infers ``_read`` at each site).  See docs/threads.md.
+  a busy move is deferred (``_defer``, ``_reprobe``), a marked one probed
+  with a null window and read again if it may be the best (``_probe_top``,
+  ``_reread``; one recursive call site for both: numba re-infers ``_read``
+  at each site).  See docs/threads.md.
 
 Not done: the "gray" komaster states, semeai and eye-space evaluation, and
 GNU Go's move-ordering heuristics (so another winning move may be named).
@@ -865,11 +870,59 @@ def _usable(hit, alpha, beta, stats, root):
 
 
 @njit(cache=True, _nrt=False)
-def _read(
-    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, komaster, alpha, beta
-):
-    """Attack (``attack`` true) or defend ``target`` within the window
-    (alpha, beta) of codes; see the module doc."""
+def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
+    """A winning move found without a node, or PASS: the attacker's capture
+    of the string in atari (no ko capture, no snapback), or below the root
+    the owner's move that leaves the string trivially safe one ply down
+    (``_order`` puts it first, so a full read answers the same; only the
+    root names its move).  Returns (move, nk): nk the attacker's neighbour
+    strings, listed in mv[ply, MAXMOVES:] when needed here, else -1."""
+    if attack and libs == 1:
+        lib = _lib(s, o, 0)
+        if _capture_wins(s, lib, color):
+            return np.int64(lib), np.int64(-1)
+    if attack or ply <= 0:
+        return np.int64(PASS), np.int64(-1)
+    safe = _safe_libs(ctx, stackp + 1)
+    m = _safe_extension(s, mv, ply, o, safe)
+    if m != PASS:
+        return np.int64(m), np.int64(-1)
+    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
+    return np.int64(_safe_capture(s, nbr, nk, o, color, safe)), np.int64(nk)
+
+
+@njit(cache=True, _nrt=False)
+def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk):
+    """List the candidates in mv[ply], unordered, the attacker's futile ones
+    dropped: (n, nk), nk the attacker's neighbour strings in
+    mv[ply, MAXMOVES:] (listed here unless ``nk`` >= 0 says they are)."""
+    if nk < 0:
+        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, MAXMOVES : MAXMOVES + 24])
+    if not attack:
+        return np.int64(_defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)), nk
+    n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
+    return np.int64(_drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))), nk
+
+
+@njit(cache=True, _nrt=False)
+def _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta):
+    """The cache's result for the question ``q`` in the window (alpha, beta),
+    or -1: a miss, or a hit whose bound does not decide the window."""
+    hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
+    if hit < 0:
+        return np.int64(-1)
+    return np.int64(_usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0))
+
+
+@njit(cache=True, _nrt=False)
+def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, alpha, beta):
+    """A node up to its move loop: (result, n, nk, q).  n < 0: the node is
+    decided (trivial liberties, a shortcut, no attacker move, a usable cache
+    hit, the stop flag, the node limit) and ``result`` is its answer.
+    Otherwise the node is counted, its n candidates are listed unordered in
+    mv[ply], nk the attacker's neighbour strings in mv[ply, MAXMOVES:], and
+    q is its cache question.  Orders nothing, plays nothing."""
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
@@ -877,7 +930,7 @@ def _read(
     libs = s[NLIB + o]
     fail = 0 if attack else WIN
     if _trivial(ctx, libs, stackp):
-        return _result(fail, PASS, alpha, beta)[0]
+        return _result(fail, PASS, alpha, beta)[0], np.int64(-1), np.int64(-1), np.int64(0)
     ply = stackp - ctx[C_ROOT]
     _forget_counts(mv, ply)
     use_cache = meta[kc.M_CAPACITY] > 0
@@ -886,92 +939,90 @@ def _read(
     )
     if use_cache:
         kc.prefetch(table, meta, hw, q)  # loads while the shortcuts run
-    if attack and libs == 1:
-        # decided before the cache and without a node: the attacker
-        # captures (not a ko capture, not a snapback; decided unplayed)
-        lib = _lib(s, o, 0)
-        if _capture_wins(s, lib, color):
-            return _result(WIN, lib, alpha, beta)[0]
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]  # the attacker's neighbour strings,
-    nk = -1  # listed when first needed
-    safe = _safe_libs(ctx, stackp + 1)
-    if not attack and ply > 0:
-        # below the root, a move that leaves the string trivially safe one
-        # ply down wins at once: _order puts such moves first, so a full
-        # read answers the same (WIN); only the root names its move
-        m = _safe_extension(s, mv, ply, o, safe)
-        if m == PASS:
-            nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
-            m = _safe_capture(s, nbr, nk, o, color, safe)
-        if m != PASS:
-            return _result(WIN, m, alpha, beta)[0]
-    share = ply < ctx[C_SHARE]
+    m, nk = _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp)
+    if m != PASS:
+        return _result(WIN, m, alpha, beta)[0], np.int64(-1), nk, q
     # the candidates are listed while the cache bucket (prefetched) loads
-    if nk < 0:
-        nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
-    if attack:
-        n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
-        n = _drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))
-        if n == 0:
-            return _result(fail, PASS, alpha, beta)[0]  # nothing left to try: no node
-    else:
-        n = _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
+    n, nk = _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk)
+    if attack and n == 0:
+        return _result(fail, PASS, alpha, beta)[0], np.int64(-1), nk, q  # no node
     if use_cache:
-        hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
-        if hit >= 0:
-            r = _usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0)
-            if r >= 0:
-                return r
+        r = _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta)
+        if r >= 0:
+            return r, np.int64(-1), nk, q
     if ctx[C_PARALLEL] != 0 and ab.stopped(flag):
         ctx[C_STOPPED] = 1
-        return 0
+        return np.int64(0), np.int64(-1), nk, q
     ctx[C_NODES] += 1
     if ctx[C_NODELIMIT] > 0 and ctx[C_NODES] - ctx[C_ROOTNODES] > ctx[C_NODELIMIT]:
         ctx[C_ABORTED] = 1
-        return fail * MOVE_SPAN
-    nodes0 = ctx[C_NODES]
+        return np.int64(fail * MOVE_SPAN), np.int64(-1), nk, q
+    return np.int64(0), n, nk, q
+
+
+@njit(cache=True, _nrt=False)
+def _max_tries(ctx, stackp, attack, libs):
+    """How many moves (tenuki and lazy ladder captures aside) a node tries:
+    all up to ``break_chain_depth``, a few up to ``branch_depth``, then one
+    or two."""
+    if stackp <= ctx[C_BREAKCHAIN]:
+        return MAXMOVES
+    if stackp <= ctx[C_BRANCH]:
+        return 8 if attack and libs >= 3 else 4
+    return 1 if attack and libs >= 3 else 2
+
+
+@njit(cache=True, _nrt=False)
+def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
+    """Order the n candidates of mv[ply] and take the try limit: (n,
+    max_tries, killed, node_key), killed when the owner's killer went first
+    (the node's move then need not be the first in generator order),
+    node_key the node's busy-table key (0 unless ABDADA shares this ply).
+    Clears the children's killer (they take it from each other)."""
+    mine = s[COLOR + target]
+    color = 3 - mine if attack else mine
+    stackp = s[H_STACKP]
     if n > 1:
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe, stackp <= ctx[C_BACKFILL2])
-    max_tries = (
-        MAXMOVES
-        if stackp <= ctx[C_BREAKCHAIN]
-        else (8 if attack and libs >= 3 else 4)
-        if stackp <= ctx[C_BRANCH]
-        else 1
-        if attack and libs >= 3
-        else 2
-    )
+        safe = _safe_libs(ctx, stackp + 1)
+        backfill = stackp <= ctx[C_BACKFILL2]
+        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe, backfill)
+    max_tries = _max_tries(ctx, stackp, attack, s[NLIB + s[ORIGIN + target]])
     # the owner, below the root and not in a ladder read: the move that
     # refuted a sibling's attacker move goes first, if it is tried at all
     killed = False
     if not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0:
         killed = _killer_first(mv, ply, min(n, max_tries))
     mv[ply + 1, KILLER] = PASS  # the children's killers come from each other
-    node_key = kc.question_keys(hw, q, np.int64(-1))[0] if share else np.int64(0)
-    best = 0
-    best_move = PASS
-    best_i = MAXMOVES
-    tries = 0
-    # the owner may capture a two-liberty neighbour in a ladder: those
-    # ladders are read (as questions of their own) only when the other
-    # moves, tenuki excepted, have not reached beta (see the module doc)
-    lazy = not attack and ctx[C_LADDER] == 0 and stackp <= ctx[C_DEPTH]
-    # their candidates: the first three attacker neighbours (kept here, as
-    # deferred moves overwrite the list)
-    x0 = nbr[0] if lazy and nk > 0 else PASS
-    x1 = nbr[1] if lazy and nk > 1 else PASS
-    x2 = nbr[2] if lazy and nk > 2 else PASS
-    c0 = PASS
-    c1 = PASS
-    # ABDADA: later moves another thread is searching are deferred to a
-    # second pass (their indices kept in mv[ply, MAXMOVES:]); serial: none
-    ndef = 0
-    k = 0
-    second = False
-    searched = False
-    i = -1
-    cut_i = MAXMOVES  # the first move left untried by max_tries
-    lazy_i = MAXMOVES  # the first move the ladder reads added
+    node_key = kc.question_keys(hw, q, np.int64(-1))[0] if ply < ctx[C_SHARE] else np.int64(0)
+    return np.int64(n), np.int64(max_tries), killed, node_key
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lazy_ladders(s, ctx, mv, ply, nk, attack):
+    """(lazy, x0, x1, x2): whether the owner's lazy ladder reads are due at
+    this node, and their candidates, the first three attacker neighbours
+    (PASS: none), kept apart as deferred moves overwrite their list.  The
+    owner may capture a two-liberty neighbour in a ladder: those ladders
+    are read (as questions of their own) only when the other moves, tenuki
+    excepted, have not reached beta (see the module doc)."""
+    lazy = not attack and ctx[C_LADDER] == 0 and s[H_STACKP] <= ctx[C_DEPTH]
+    x0 = mv[ply, MAXMOVES] if lazy and nk > 0 else PASS
+    x1 = mv[ply, MAXMOVES + 1] if lazy and nk > 1 else PASS
+    x2 = mv[ply, MAXMOVES + 2] if lazy and nk > 2 else PASS
+    return lazy, np.int64(x0), np.int64(x1), np.int64(x2)
+
+
+STEP_MOVE, STEP_DONE, STEP_LADDERS = 0, 1, 2  # what _step answers
+
+
+@njit(cache=True, _nrt=False)
+def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
+    """The move loop's next step: (what, idx, i, k, second).  STEP_MOVE:
+    try mv[ply, idx]; STEP_DONE: the loop ends; STEP_LADDERS: the lazy
+    ladder reads are due before move i (the tenuki, or the end).  The first
+    pass runs i over the list; the moves deferred by ABDADA (their indices
+    in mv[ply, MAXMOVES + k], k < ndef) come in a second pass before the
+    ladders and before the end.  Plays and reads nothing."""
     while True:
         if not second:
             i += 1
@@ -981,186 +1032,263 @@ def _read(
                     i -= 1
                     continue
                 if not lazy or best >= beta:
-                    if i >= n or best >= beta:
-                        break
-                else:
-                    lazy = False
-                    # their nodes use the rows past this ply: shift the root
-                    ctx[C_ROOT] -= 1
-                    for x in (x0, x1, x2):
-                        if (
-                            x != PASS
-                            and s[NLIB + x] == 2
-                            and c1 == PASS
-                            and (
-                                libs > 1
-                                or _lib(s, x, 0) == _lib(s, o, 0)
-                                or _lib(s, x, 1) == _lib(s, o, 0)
-                            )
-                            and not _ladder_escapes(s, x)
-                        ):
-                            ctx[C_LADDER] = 1
-                            r = _read(
-                                s,
-                                hw,
-                                keys,
-                                ctx,
-                                mv,
-                                sc,
-                                pk,
-                                table,
-                                meta,
-                                busy,
-                                flag,
-                                not attack,
-                                np.int64(x),
-                                np.int64(komaster),
-                                np.int64(0),
-                                np.int64(WIN),
-                            )
-                            ctx[C_LADDER] = 0
-                            if r // MOVE_SPAN == WIN:
-                                if c0 == PASS:
-                                    c0 = r % MOVE_SPAN
-                                else:
-                                    c1 = r % MOVE_SPAN
-                    ctx[C_ROOT] += 1
-                    if ctx[C_STOPPED] != 0:
-                        return 0
-                    # the captures not tried yet go here, before the tenuki
-                    tail = i < n
-                    lazy_i = i
-                    for c in (c0, c1):
-                        if c == PASS:
-                            continue
-                        seen = False
-                        for j in range(min(cut_i, n)):
-                            if mv[ply, j] == c:
-                                seen = True
-                        for j in range(lazy_i, i):
-                            if mv[ply, j] == c:
-                                seen = True
-                        if not seen and n < MAXMOVES:
-                            mv[ply, i] = c
-                            i += 1
-                            if tail:  # the tenuki moves one down
-                                mv[ply, i] = PASS
-                            n += 1
-                    i = lazy_i - 1
+                    return STEP_DONE, np.int64(i), i, k, second
+                return STEP_LADDERS, np.int64(i), i, k, second
+            return STEP_MOVE, np.int64(i), i, k, second
+        if k >= ndef:
+            second = False
+            continue
+        idx = mv[ply, MAXMOVES + k]
+        k += 1
+        if best >= beta and idx > best_i:
+            return STEP_DONE, np.int64(idx), i, k, second
+        return STEP_MOVE, np.int64(idx), i, k, second
+
+
+@njit(cache=True, _nrt=False)
+def _ladder_worth(s, x, target, c1):
+    """Is a lazy ladder read of the attacker neighbour ``x`` due: two
+    liberties, fewer than two captures found, one of its liberties the
+    string's own when the string is in atari, and no ladder escape?"""
+    if x == PASS or s[NLIB + x] != 2 or c1 != PASS:
+        return False
+    o = s[ORIGIN + target]
+    if s[NLIB + o] <= 1 and _lib(s, x, 0) != _lib(s, o, 0) and _lib(s, x, 1) != _lib(s, o, 0):
+        return False
+    return not _ladder_escapes(s, x)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _ladder_found(r, c0, c1):
+    """(c0, c1) with the capturing move of the ladder read ``r`` added when
+    it wins (c0 first)."""
+    if r // MOVE_SPAN != WIN:
+        return c0, c1
+    if c0 == PASS:
+        return np.int64(r % MOVE_SPAN), c1
+    return c0, np.int64(r % MOVE_SPAN)
+
+
+@njit(cache=True, _nrt=False)
+def _insert_captures(mv, ply, i, n, cut_i, c0, c1):
+    """Put the lazy ladder captures c0, c1 (PASS: none) at i, before the
+    tenuki there (moved down), unless listed already (tried, or cut by
+    max_tries); at most MAXMOVES moves.  Returns (i, n, lazy_i): the loop
+    goes on at lazy_i, the first of them."""
+    tail = i < n
+    lazy_i = i
+    for c in (c0, c1):
+        if c == PASS:
+            continue
+        seen = False
+        for j in range(min(cut_i, n)):
+            if mv[ply, j] == c:
+                seen = True
+        for j in range(lazy_i, i):
+            if mv[ply, j] == c:
+                seen = True
+        if not seen and n < MAXMOVES:
+            mv[ply, i] = c
+            i += 1
+            if tail:  # the tenuki moves one down
+                mv[ply, i] = PASS
+            n += 1
+    return np.int64(lazy_i - 1), np.int64(n), np.int64(lazy_i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i):
+    """The max_tries rule on a first-pass move (tenuki and ladder captures
+    aside): (skip, tries, cut_i), cut_i the first move left untried."""
+    if second or m == PASS or idx >= lazy_i:
+        return False, tries, cut_i
+    if tries == max_tries:
+        return True, tries, (idx if cut_i == MAXMOVES else cut_i)
+    return False, tries + 1, cut_i
+
+
+@njit(cache=True, _nrt=False)
+def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
+    """ABDADA: once a move was deferred, another thread may have finished
+    this node meanwhile: its cached result, or -1."""
+    if ndef == 0 or meta[kc.M_CAPACITY] <= 0:
+        return np.int64(-1)
+    r = _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta)
+    if r >= 0:
+        ctx[C_REPROBES] += 1
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
+    """ABDADA: (key, deferred), key the busy-table key of move ``m`` (0
+    unless ``shared``), deferred when another thread is reading it: its
+    index is then kept at mv[ply, MAXMOVES + ndef] for the second pass."""
+    if not shared:
+        return np.int64(0), False
+    key = ab.move_key(node_key, m, flag)
+    if not ab.is_busy(busy, key):
+        return key, False
+    mv[ply, MAXMOVES + ndef] = idx
+    ctx[C_DEFERRED] += 1
+    return key, True
+
+
+@njit(cache=True, _nrt=False)
+def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
+    """Play ``m`` for the side to move: (played, hi, kom, code).  played 0:
+    not played (illegal, or a conditional ko move that could not beat
+    ``lo``, taken back); 2: a conditional ko move, the window capped at
+    KO_B (``hi``).  kom: the komaster after it.  code: the attacker's code
+    when ``m`` captured the string, else -1 (the child is to be read)."""
+    mine = s[COLOR + target]
+    color = 3 - mine if attack else mine
+    lost = s[H_CAPT + mine]  # the owner's stones captured so far
+    played = _play(s, hw, keys, ctx, m, color, komaster, s[H_STACKP])
+    if played == 0:
+        return np.int64(0), beta, komaster, np.int64(-1)
+    if played == 2 and lo >= KO_B:  # a conditional ko win scores at most KO_B
+        kb.popgo(s, hw, keys)
+        return np.int64(0), beta, komaster, np.int64(-1)
+    hi = min(beta, KO_B) if played == 2 else beta
+    kom = np.int64(color if played == 2 else komaster)
+    code = np.int64(-1)
+    if attack and s[COLOR + target] == EMPTY:
+        code = np.int64(_capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost))
+    return np.int64(played), hi, kom, code
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _probe_top(busy, ctx, key, lo, hi):
+    """The top of the child's window: with a busy-table key, a null window
+    above ``lo`` (the move marked busy while it is probed), else ``hi``."""
+    if key == 0:
+        return np.int64(hi)
+    ab.mark(busy, key)
+    ctx[C_MARKS] += 1
+    return np.int64(_next(lo))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _reread(busy, ctx, key, marked, code, top, hi):
+    """After a marked probe: unmark, and the top of the window to read the
+    move again with when it may be the best; else (or unmarked) -1."""
+    if not marked:
+        return np.int64(-1)
+    ab.unmark(busy, key)
+    if code < top or top >= hi or ctx[C_STOPPED] != 0:
+        return np.int64(-1)
+    ctx[C_RESEARCHES] += 1
+    return np.int64(hi)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _better(played, code, lo, best, best_move, best_i, m, idx):
+    """(best, best_move, best_i) after move ``m`` (at idx) scored ``code``:
+    a conditional ko win counts KO_B, and only a code above lo counts."""
+    if played == 2 and code > KO_B:
+        code = KO_B
+    if code > lo:
+        return np.int64(code), np.int64(m), np.int64(idx)
+    return best, best_move, best_i
+
+
+@njit(cache=True, _nrt=False)
+def _close(s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, move, killed, nodes0):
+    """The node's result for its window; the owner's refutation kept as the
+    siblings' killer; the result stored with its bound unless the read was
+    aborted or stopped (``killed``: its move need not be the first)."""
+    result, bound = _result(best, move, alpha, beta)
+    if not attack and best >= beta and move != PASS and ctx[C_LADDER] == 0:
+        mv[s[H_STACKP] - ctx[C_ROOT], KILLER] = move  # for the siblings
+    if meta[kc.M_CAPACITY] > 0 and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
+        data = result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0)
+        stats = ctx[C_STATS : C_STATS + 5]
+        kc.store(table, meta, stats, s, hw, q, pk, data, ctx[C_NODES] - nodes0 + 1)
+    return result
+
+
+@njit(cache=True, _nrt=False)
+def _read(
+    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, komaster, alpha, beta
+):
+    """Attack (``attack`` true) or defend ``target`` within the window
+    (alpha, beta) of codes; see the module doc.  Keeps the two recursive
+    calls (mutual recursion breaks numba's cache), their arguments exactly
+    typed (numba's cache breaks recursive calls that cast)."""
+    r, n, nk, q = _open(
+        s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, alpha, beta
+    )
+    if n < 0:
+        return r
+    nodes0 = ctx[C_NODES]
+    other = not attack  # the side of the recursive reads
+    ply = s[H_STACKP] - ctx[C_ROOT]
+    n, max_tries, killed, node_key = _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk)
+    lazy, x0, x1, x2 = _lazy_ladders(s, ctx, mv, ply, nk, attack)
+    # the loop's state, exactly typed (literals would specialise the helpers)
+    c0 = c1 = best_move = np.int64(PASS)
+    best = k = ndef = tries = np.int64(0)  # ndef: moves deferred (ABDADA)
+    i = np.int64(-1)
+    best_i = cut_i = lazy_i = np.int64(MAXMOVES)  # first cut by max_tries, added by ladders
+    second = searched = np.bool_(False)
+    while True:
+        what, idx, i, k, second = _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i)
+        if what == STEP_DONE:
+            break
+        if what == STEP_LADDERS:
+            lazy = False
+            ctx[C_ROOT] -= 1  # their nodes use the rows past this ply
+            a, b = np.int64(0), np.int64(WIN)  # their window
+            for x in (x0, x1, x2):
+                if not _ladder_worth(s, x, target, c1):
                     continue
-            idx = i
-        else:
-            if k >= ndef:
-                second = False
-                continue
-            idx = mv[ply, MAXMOVES + k]
-            k += 1
-            if best >= beta and idx > best_i:
-                break
+                ctx[C_LADDER] = 1
+                r = _read(
+                    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, other, x, komaster, a, b
+                )
+                ctx[C_LADDER] = 0
+                c0, c1 = _ladder_found(r, c0, c1)
+            ctx[C_ROOT] += 1
+            if ctx[C_STOPPED] != 0:
+                return 0
+            i, n, lazy_i = _insert_captures(mv, ply, i, n, cut_i, c0, c1)
+            continue
         m = mv[ply, idx]
-        if not second and m != PASS and idx < lazy_i:
-            if tries == max_tries:
-                if cut_i == MAXMOVES:
-                    cut_i = idx
-                continue
-            tries += 1
-        if ndef > 0 and use_cache:
-            # another thread may have finished this node meanwhile
-            hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
-            if hit >= 0:
-                r = _usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0)
-                if r >= 0:
-                    ctx[C_REPROBES] += 1
-                    return r
-        key = np.int64(0)
-        if share and searched and not second:
-            key = ab.move_key(node_key, m, flag)
-            if ab.is_busy(busy, key):
-                mv[ply, MAXMOVES + ndef] = idx
-                ndef += 1
-                ctx[C_DEFERRED] += 1
-                continue
+        skip, tries, cut_i = _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i)
+        if skip:
+            continue
+        r = _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta)
+        if r >= 0:
+            return r
+        look = ply < ctx[C_SHARE] and searched and not second
+        key, deferred = _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, look)
+        if deferred:
+            ndef += 1
+            continue
         # a move before the best one (searched late) must show a tie
         lo = _prev(best) if best > alpha and idx < best_i else max(alpha, best)
-        lost = s[H_CAPT + mine]  # the owner's stones captured so far
-        played = _play(s, hw, keys, ctx, m, color, komaster, stackp)
+        played, hi, kom, code = _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta)
         if played == 0:
             continue
-        hi = beta
-        if played == 2:
-            if lo >= KO_B:  # a conditional ko win scores at most KO_B
-                kb.popgo(s, hw, keys)
-                continue
-            hi = min(beta, KO_B)
         searched = True
-        kom = color if played == 2 else komaster
-        if attack and s[COLOR + target] == EMPTY:
-            code = _capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost)
-        else:
-            # a later move is probed with a null window, marked while probed,
-            # and read again unmarked with the full window if it may be the
-            # best: one recursive call site (numba re-infers _read for each);
-            # exact argument types: numba's cache breaks recursive calls that cast
-            top = _next(lo) if key != 0 else hi
-            if key != 0:
-                ab.mark(busy, key)
-                ctx[C_MARKS] += 1
-            marked = key != 0
-            while True:
-                code = invert(
-                    _read(
-                        s,
-                        hw,
-                        keys,
-                        ctx,
-                        mv,
-                        sc,
-                        pk,
-                        table,
-                        meta,
-                        busy,
-                        flag,
-                        not attack,
-                        np.int64(target),
-                        np.int64(kom),
-                        np.int64(invert(top)),
-                        np.int64(invert(lo)),
-                    )
-                    // MOVE_SPAN
-                )
-                if not marked:
-                    break
-                ab.unmark(busy, key)
-                marked = False
-                if code < top or top >= hi or ctx[C_STOPPED] != 0:
-                    break
-                ctx[C_RESEARCHES] += 1
-                top = hi
+        top = _probe_top(busy, ctx, key, lo, hi) if code < 0 else np.int64(-1)
+        marked = key != 0
+        while top >= 0:
+            a, b = np.int64(invert(top)), np.int64(invert(lo))  # the child's window
+            r = _read(
+                s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, other, target, kom, a, b
+            )
+            code = invert(r // MOVE_SPAN)
+            top = _reread(busy, ctx, key, marked, code, top, hi)
+            marked = False
         kb.popgo(s, hw, keys)
         if ctx[C_STOPPED] != 0:
             return 0
-        if played == 2 and code > KO_B:
-            code = KO_B
-        if code > lo:
-            best = code
-            best_move = m
-            best_i = idx
-    result, bound = _result(best, best_move, alpha, beta)
-    if not attack and best >= beta and best_move != PASS and ctx[C_LADDER] == 0:
-        mv[ply, KILLER] = best_move  # the owner's refutation, for the siblings
-    if use_cache and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
-        kc.store(
-            table,
-            meta,
-            ctx[C_STATS : C_STATS + 5],
-            s,
-            hw,
-            q,
-            pk,
-            result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0),
-            ctx[C_NODES] - nodes0 + 1,
-        )
-    return result
+        best, best_move, best_i = _better(played, code, lo, best, best_move, best_i, m, idx)
+    return _close(
+        s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, best_move, killed, nodes0
+    )
 
 
 def new_shared():
