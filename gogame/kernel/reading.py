@@ -110,6 +110,11 @@ OWNLIBS = KILLER + 1  # mv columns: the owner's liberties after extending at eac
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
 
+# helpers take exact int64 arguments: numba compiles a helper once per
+# distinct argument types, and an int32 board value or a constant (a
+# Literal type) would each cost another compile
+i64 = np.int64
+
 
 def new_context():
     """ctx (int64 counters and settings), move and score scratch rows, and
@@ -242,7 +247,7 @@ def _add_friend_approaches(s, mv, sc, ply, n, o, score):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[COLOR + q] == mine and s[ORIGIN + q] != o and s[NLIB + s[ORIGIN + q]] == 2:
-                n = _add_second_order(s, mv, sc, ply, n, s[ORIGIN + q], score)
+                n = _add_second_order(s, mv, sc, ply, i64(n), i64(s[ORIGIN + q]), i64(score))
     return n
 
 
@@ -343,11 +348,11 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     if ctx[C_LADDER]:
         return n
     if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
-        n = _add_second_order(s, mv, sc, ply, n, o, -2)
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 3, 10)
+        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(-2))
+        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(3), i64(10))
     # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
     if stackp <= ctx[C_BACKFILL] and libs == 2:
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, other, 2, -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(other), i64(2), i64(-1))
         if stackp <= ctx[C_BACKFILL2]:
             n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
     # save the attacker's own strings in atari next to the target
@@ -415,25 +420,17 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
                 else ctx[C_BACKFILL2]
             )
             if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
-                n = _add_race_liberties(s, mv, sc, ply, n, x, 0, 1 + slack)
+                n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(0), i64(1 + slack))
     if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_friend_rescues(
-            s,
-            mv,
-            sc,
-            ply,
-            n,
-            o,
-            mv[ply, MAXMOVES + 24 : MAXMOVES + 48],
-            30,
-            stackp <= ctx[C_BREAKCHAIN],
-        )
+        scratch = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
+        ataris = stackp <= ctx[C_BREAKCHAIN]
+        n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(30), ataris)
     wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
     if libs >= 2 and not ctx[C_LADDER] and wide:
-        n = _add_second_order(s, mv, sc, ply, n, o, -1)
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, 10)
+        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(-1))
+        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(4), i64(10))
     if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_neighbour_liberties(s, mv, sc, ply, n, o, mine, 4, -1)
+        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(4), i64(-1))
     if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
         n = _add(mv, sc, ply, n, PASS, -1000)  # tenuki: the string may be safe already
     return n
@@ -768,7 +765,7 @@ def _safe_extension(s, mv, ply, o, safe):
     """A legal extension of the owner's string ``o`` at one of its
     liberties that leaves it at least ``safe`` liberties (trivially safe one
     ply down: ``_safe_libs``), or PASS when there is none."""
-    return _extensions(s, mv, ply, o, safe, 1)[0]
+    return _extensions(s, mv, ply, i64(o), i64(safe), i64(1))[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -795,7 +792,7 @@ def _drop_futile(s, mv, sc, ply, n, o, color, safe):
     elsewhere that leaves it more than ``safe`` liberties (two such: at any
     point): after the move, which fills one of the counted points at most
     and clears the ko point, it still leaves ``safe`` or more."""
-    ext0, ext1 = _extensions(s, mv, ply, o, safe + 1, 2)
+    ext0, ext1 = _extensions(s, mv, ply, i64(o), i64(safe + 1), i64(2))
     if ext0 == PASS:
         return n
     k = 0
@@ -1144,7 +1141,7 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
     lost = s[H_CAPT + mine]  # the owner's stones captured so far
-    played = _play(s, hw, keys, ctx, m, color, komaster, s[H_STACKP])
+    played = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), i64(s[H_STACKP]))
     if played == 0:
         return np.int64(0), beta, komaster, np.int64(-1)
     if played == 2 and lo >= KO_B:  # a conditional ko win scores at most KO_B
@@ -1349,7 +1346,7 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
     if mine != BLACK and mine != WHITE:
         return 0
     color = 3 - mine if attack else mine
-    played = _play(s, hw, keys, ctx, move, color, EMPTY, s[H_STACKP])
+    played = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), i64(s[H_STACKP]))
     if played == 0:
         return 0
     kom = color if played == 2 else EMPTY
