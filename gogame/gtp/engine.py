@@ -116,31 +116,29 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     # --------------------------------------------------------- session
     def prewarm(self) -> None:
         """Create the session on a background thread (loads numba and the
-        board kernel) and load the kernels the waiting command needs there
-        (``WARM_ORDER``).  With them in numba's cache, the session is handed
-        over once the reader is loaded (and the playouts, when the waiting
-        command plays: well under a second), and nothing loads beside the
-        commands; without, it is handed over first and the kernels compile
-        behind it, so a command waits only for the kernels it uses: the
-        playouts first when the command waiting for the session plays
-        (``PLAYING``), the reader first otherwise.  Until the reader is
-        ready, genmove plays without the reader's priors and checks rather
-        than wait for its compile."""
+        board kernel), and there load or compile the kernel groups
+        (``warm_plan``): those in numba's cache that the waiting command
+        needs are loaded before the session is handed over (well under a
+        second), the other cached ones load when first used, and those not
+        cached compile behind the session, in the order the waiting command
+        needs them: the playouts first when it plays (``PLAYING``), the
+        reader first otherwise.  Until the reader is ready, genmove plays
+        without the reader's priors and checks rather than wait for its
+        compile."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
         reading = threading.Event()
 
         def work() -> None:
-            cached = playing = False
+            behind: tuple[str, ...] = ()
             try:
                 _skip_optional_probes()
                 session = box["session"] = self._factory()
-                cached, playing = _kernels_cached(), self.asking in PLAYING
-                if not cached:
+                before, behind = warm_plan(_cached_groups(), self.asking in PLAYING)
+                if "reader" in behind:
                     session.reader_ready = reading.is_set
-                before, behind = WARM_ORDER[cached, playing]
-                _warm_kernels(before)  # cached: well under a second, before the first command
+                _warm_kernels(before)
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
@@ -576,25 +574,35 @@ def _skip_optional_probes() -> None:
     kernel.skip_optional_probes()
 
 
-def _kernels_cached() -> bool:
-    """Whether numba's cache holds the reading and playout entry points."""
+KERNELS = ("reader", "moves", "playouts")  # the kernel groups the start-up thread loads
+# each group's entry point: the group is in numba's cache when it is
+GROUP_ENTRY = {
+    "reader": "reading.read_string",
+    "moves": "reading.read_after",  # does_attack, does_defend
+    "playouts": "playout.search",
+}
+
+
+def _cached_groups() -> set[str]:
+    """The kernel groups whose entry point numba's cache holds."""
     from .. import kernel
 
-    return kernel.cached("reading.read_string", "reading.read_after", "playout.search")
+    return {group for group, entry in GROUP_ENTRY.items() if kernel.cached(entry)}
 
 
-KERNELS = ("reader", "moves", "playouts")  # the kernel groups the start-up thread loads
-# (kernels in numba's cache, the waiting command plays): the groups loaded
-# before the session is handed over, and those compiled behind it.  From
-# the cache the others load when first used (does_attack and does_defend's
-# "moves" in 25 ms, the playouts in 50 ms): loaded behind, they would slow
-# the first commands down, as the loading thread takes the GIL too
-WARM_ORDER = {
-    (True, True): (("reader", "playouts"), ()),
-    (True, False): (("reader",), ()),
-    (False, True): ((), ("playouts", "reader", "moves")),
-    (False, False): ((), ("reader", "moves", "playouts")),
-}
+def warm_plan(cached: set[str], playing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(loaded before the session is handed over, compiled behind it): the
+    cached groups the waiting command needs first (the reader; the
+    playouts too when it plays), and every group not cached, the playouts
+    first when it plays.  Cached groups left out load when first used
+    (``read_after`` in 25 ms, the playouts in 50 ms): loaded behind, they
+    would slow the first commands down, as the loading thread takes the
+    GIL too."""
+    order = ("playouts", "reader", "moves") if playing else ("reader", "moves", "playouts")
+    first = {"reader", "playouts"} if playing else {"reader"}
+    before = tuple(g for g in order if g in first and g in cached)
+    behind = tuple(g for g in order if g not in cached)
+    return before, behind
 
 
 def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = None) -> None:

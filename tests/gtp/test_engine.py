@@ -613,15 +613,18 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
     ):
         order.clear()
         ready = threading.Event()
-        before, behind = gtp_engine.WARM_ORDER[False, playing]
+        before, behind = gtp_engine.warm_plan(set(), playing)
         gtp_engine._warm_kernels(before + behind, ready)
-        assert order == expected and ready.is_set()
-    # cached: the first command waits for what it uses only, nothing loads behind
-    assert gtp_engine.WARM_ORDER[True, False] == (("reader",), ())
-    assert set(gtp_engine.WARM_ORDER[True, True][0]) == {"reader", "playouts"}
-    for playing in (True, False):
-        before, behind = gtp_engine.WARM_ORDER[False, playing]
-        assert not before and sorted(behind) == sorted(gtp_engine.KERNELS)
+        assert not before and order == expected and ready.is_set()
+    plan = gtp_engine.warm_plan
+    every = set(gtp_engine.KERNELS)
+    # all cached: the first command waits for what it uses only, nothing behind
+    assert plan(every, False) == (("reader",), ())
+    assert plan(every, True) == (("playouts", "reader"), ())
+    # a cache half filled (a first session that ended early): the cached
+    # group needed now loads first, the missing ones compile behind
+    assert plan({"reader"}, False) == (("reader",), ("moves", "playouts"))
+    assert plan({"reader", "moves"}, True) == (("reader",), ("playouts",))
     assert {"genmove", "boardsize", "kata-analyze"} <= gtp_engine.PLAYING
     assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING
 
