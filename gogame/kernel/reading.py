@@ -50,8 +50,7 @@ Not done: the "gray" komaster states, semeai and eye-space evaluation, and
 GNU Go's move-ordering heuristics (so another winning move may be named).
 No generator for edge clamps and hane, throw-ins (the owner's self-ataris
 are only let through ``_order``), nets (geta), loose ladders, snapbacks
-(only recognised after a capture: ``_snapback``) or eye-shape points; the
-per-ply move rows' columns are offsets from MAXMOVES, not named fields.
+(only recognised after a capture: ``_snapback``) or eye-shape points.
 """
 
 import numpy as np
@@ -118,9 +117,23 @@ B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
 DROPPED = -(1 << 20)  # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 ANY_MOVE = 1 << 17  # stored with a result whose move need not be the first
-KILLER = MAXMOVES + 48  # mv column: the owner's last refutation among siblings
-OWNLIBS = KILLER + 1  # mv columns: the owner's liberties after extending at each
-# liberty of the target (-1: not counted yet at this node)
+# The per-ply move rows: mv[ply] (int32, OWNLIBS + MAXLIBS columns) holds
+# one node's candidates and its scratch, sc[ply] (MAXMOVES) their scores.
+# Columns of mv[ply], from 0:
+#   0 .. MAXMOVES-1     the candidates (n of them), ordered by _order
+#   NBR .. SCRATCH-1    the attacker's neighbour strings of the target (nk,
+#                       neighbour_strings); in the move loop, from DEFERRED
+#                       on, the indices of the moves ABDADA deferred
+#   SCRATCH .. KILLER-1 a generator's scratch (neighbour_strings' output)
+#   KILLER              the owner's last refutation among siblings
+#   OWNLIBS ..          per listed liberty k of the target, the owner's
+#                       liberties after extending there (-1: not counted yet
+#                       at this node: _own_libs, _forget_counts)
+NBR = MAXMOVES
+DEFERRED = NBR  # over the neighbours, read before (the lazy ladders)
+SCRATCH = NBR + 24
+KILLER = SCRATCH + 24
+OWNLIBS = KILLER + 1
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -172,7 +185,7 @@ def new_context():
     the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH : C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # moves, scratch, killer, counts
+    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # columns: see NBR
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
     pk = np.zeros(32, np.int64)
     return ctx, mv, sc, pk
@@ -380,7 +393,7 @@ def _add_save(s, mv, sc, ply, n, x, mine):
     Not: ladder or net reads of the escape (``_order`` scores it)."""
     xl = s[NLIB + x]
     n = _add_liberties_of(s, mv, sc, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
-    cap = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
+    cap = mv[ply, SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
         y = cap[j]
@@ -403,7 +416,7 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 
     Not: strings of four liberties or more; each move costs a whole new
     defence, so near the root only (the caller's rule)."""
-    cap = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
+    cap = mv[ply, SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
         y = cap[j]
@@ -415,14 +428,14 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 @njit(cache=True, _nrt=False)
 def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
-    ``mv[ply, MAXMOVES:]``) in atari, or with two liberties in a race (up
+    ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
     to ``backfill2_depth``): ``_add_save`` when in atari, against three
     liberties or more, or with the very same two liberties as ``o``;
     ``_add_far_race`` near the root when one liberty is shared.
 
     Not: neighbours with three liberties or more."""
     mine = s[COLOR + o]
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     race = stackp <= ctx[C_BACKFILL2]
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
     for i in range(k):
@@ -467,10 +480,10 @@ def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
 
     Not: the ladder that may follow the atari (the lazy ladders read it)."""
     n = _add_liberties_of(s, mv, sc, ply, n, x, SC_CHAIN_ATARI)
-    cap = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
+    cap = mv[ply, SCRATCH:KILLER]
     kf = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kf):
-        f = mv[ply, MAXMOVES + 24 + j]
+        f = mv[ply, SCRATCH + j]
         if f != o and s[NLIB + f] <= 2:
             n = _add_liberties_of(s, mv, sc, ply, n, f, SC_FRIEND_AIR)
     return n
@@ -501,14 +514,14 @@ def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
 @njit(cache=True, _nrt=False)
 def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The owner's moves against the attacker's neighbours of ``o`` (``k``,
-    listed in ``mv[ply, MAXMOVES:]``), one at a time: a capture
+    listed in ``mv[ply, NBR:]``), one at a time: a capture
     (``_add_capture``) of one in atari; with two liberties or more left and
     up to ``break_chain_depth`` (not in a ladder read), an atari
     (``_add_chain_atari``) of one with two liberties, race moves
     (``_add_race_moves``) against a longer one.
 
     Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     mine = s[COLOR + o]
     # with the attacker to move, a plain race is won only against as many
     # liberties or fewer; one more (and two escapes) only up to backfill2_depth
@@ -610,7 +623,7 @@ def _add_tenuki(mv, sc, ply, n):
 @njit(cache=True, _nrt=False)
 def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the attacker of ``target`` (before ordering);
-    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
+    its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
     o = s[ORIGIN + target]
     n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
     if ctx[C_LADDER]:
@@ -631,13 +644,13 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
 @njit(cache=True, _nrt=False)
 def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the owner of ``target`` (before ordering);
-    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
+    its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
     o = s[ORIGIN + target]
     n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
     n = _add_break_chain(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
     if reach and stackp <= ctx[C_SUPERSTRING]:
-        scratch = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
+        scratch = mv[ply, SCRATCH:KILLER]
         ataris = stackp <= ctx[C_BREAKCHAIN]
         n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), ataris)
     if libs == 1:
@@ -857,14 +870,14 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     leaves the target ``safe`` liberties or more (trivially safe one ply
     down) comes first.  The owner's moves that shorten an
     attacking neighbour of three liberties or fewer (listed, ``k`` of them,
-    in ``mv[ply, MAXMOVES:]``) score more.  An owner's move that leaves the
+    in ``mv[ply, NBR:]``) score more.  An owner's move that leaves the
     target (two stones or more) in atari without capturing anything is
     dropped: the attacker captures at once, so it never defends; so is,
     unless ``throw_ins``, its self-atari away from the target that captures
     nothing (``_defend_score``)."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
@@ -1131,7 +1144,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     the owner's move that leaves the string trivially safe one ply down
     (``_order`` puts it first, so a full read answers the same; only the
     root names its move).  Returns (move, nk): nk the attacker's neighbour
-    strings, listed in mv[ply, MAXMOVES:] when needed here, else -1."""
+    strings, listed in mv[ply, NBR:] when needed here, else -1."""
     if attack and libs == 1:
         lib = _lib(s, o, 0)
         if _capture_wins(s, lib, color):
@@ -1142,7 +1155,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     m = _safe_extension(s, mv, ply, o, safe)
     if m != PASS:
         return np.int64(m), np.int64(-1)
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     return np.int64(_safe_capture(s, nbr, nk, o, color, safe)), np.int64(nk)
 
@@ -1151,9 +1164,9 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
 def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk):
     """List the candidates in mv[ply], unordered, the attacker's futile ones
     dropped: (n, nk), nk the attacker's neighbour strings in
-    mv[ply, MAXMOVES:] (listed here unless ``nk`` >= 0 says they are)."""
+    mv[ply, NBR:] (listed here unless ``nk`` >= 0 says they are)."""
     if nk < 0:
-        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, MAXMOVES : MAXMOVES + 24])
+        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, NBR:SCRATCH])
     if not attack:
         return np.int64(_defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)), nk
     n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
@@ -1176,7 +1189,7 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     decided (trivial liberties, a shortcut, no attacker move, a usable cache
     hit, the stop flag, the node limit) and ``result`` is its answer.
     Otherwise the node is counted, its n candidates are listed unordered in
-    mv[ply], nk the attacker's neighbour strings in mv[ply, MAXMOVES:], and
+    mv[ply], nk the attacker's neighbour strings in mv[ply, NBR:], and
     q is its cache question.  Orders nothing, plays nothing."""
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
@@ -1261,9 +1274,9 @@ def _lazy_ladders(s, ctx, mv, ply, nk, attack):
     are read (as questions of their own) only when the other moves, tenuki
     excepted, have not reached beta (see the module doc)."""
     lazy = not attack and ctx[C_LADDER] == 0 and s[H_STACKP] <= ctx[C_DEPTH]
-    x0 = mv[ply, MAXMOVES] if lazy and nk > 0 else PASS
-    x1 = mv[ply, MAXMOVES + 1] if lazy and nk > 1 else PASS
-    x2 = mv[ply, MAXMOVES + 2] if lazy and nk > 2 else PASS
+    x0 = mv[ply, NBR] if lazy and nk > 0 else PASS
+    x1 = mv[ply, NBR + 1] if lazy and nk > 1 else PASS
+    x2 = mv[ply, NBR + 2] if lazy and nk > 2 else PASS
     return lazy, np.int64(x0), np.int64(x1), np.int64(x2)
 
 
@@ -1276,7 +1289,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
     try mv[ply, idx]; STEP_DONE: the loop ends; STEP_LADDERS: the lazy
     ladder reads are due before move i (the tenuki, or the end).  The first
     pass runs i over the list; the moves deferred by ABDADA (their indices
-    in mv[ply, MAXMOVES + k], k < ndef) come in a second pass before the
+    in mv[ply, DEFERRED + k], k < ndef) come in a second pass before the
     ladders and before the end.  Plays and reads nothing."""
     while True:
         if not second:
@@ -1293,7 +1306,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
         if k >= ndef:
             second = False
             continue
-        idx = mv[ply, MAXMOVES + k]
+        idx = mv[ply, DEFERRED + k]
         k += 1
         if best >= beta and idx > best_i:
             return STEP_DONE, np.int64(idx), i, k, second
@@ -1378,13 +1391,13 @@ def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
 def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
     """ABDADA: (key, deferred), key the busy-table key of move ``m`` (0
     unless ``shared``), deferred when another thread is reading it: its
-    index is then kept at mv[ply, MAXMOVES + ndef] for the second pass."""
+    index is then kept at mv[ply, DEFERRED + ndef] for the second pass."""
     if not shared:
         return np.int64(0), False
     key = ab.move_key(node_key, m, flag)
     if not ab.is_busy(busy, key):
         return key, False
-    mv[ply, MAXMOVES + ndef] = idx
+    mv[ply, DEFERRED + ndef] = idx
     ctx[C_DEFERRED] += 1
     return key, True
 

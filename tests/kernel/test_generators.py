@@ -32,10 +32,10 @@ def _score(p, mv, sc, n, vertex):
 
 
 def _neighbours(p, o, mv):
-    """List the attacker strings next to ``o`` in mv[0, MAXMOVES:], as
+    """List the attacker strings next to ``o`` in mv[0, NBR:], as
     ``_candidates`` does; return their count."""
     other = 3 - int(p.s[COLOR + o])
-    return int(kb.neighbour_strings(p.s, o, other, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24]))
+    return int(kb.neighbour_strings(p.s, o, other, mv[0, kr.NBR : kr.SCRATCH]))
 
 
 # White's C2-D2 (liberties D1, D3, E2) against Black.
@@ -218,7 +218,7 @@ RESCUE = """
 def test_friend_rescues_capture_next_to_a_friend():
     p, _, mv, sc = _setup(RESCUE)
     o = _origin(p, "B3")
-    scratch = mv[0, kr.MAXMOVES + 24 : kr.MAXMOVES + 48]
+    scratch = mv[0, kr.SCRATCH : kr.KILLER]
     n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, False)
     assert _listed(p, mv, n) == {"D3"}
     assert _score(p, mv, sc, n, "D3") == kr.SC_RESCUE
