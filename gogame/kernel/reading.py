@@ -15,10 +15,11 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_read`` keeps the loop and its two recursive calls):
   1. ``_open``: shortcuts that count no node: too many liberties
      (``_trivial``), a capture in atari (``_capture_wins``), an owner's
-     move that is safe one ply down (``_shortcut``); candidates from
-     generators (``_candidates``: ``_attack_moves``, ``_defend_moves``, the
-     ``_add_*`` helpers, ``_drop_futile``), then the cache probe
-     (``_cached``, ``kernel/cache.py``; a miss counts a node);
+     move that is safe one ply down (``_shortcut``); candidates
+     (``_candidates``: the assemblers ``_attack_moves`` and
+     ``_defend_moves``, per liberty count, then ``_drop_futile``), then
+     the cache probe (``_cached``, ``kernel/cache.py``; a miss counts a
+     node);
   2. ``_arrange``: ordering (``_order``, ``_killer_first``) and try limits
      by depth (``_max_tries``);
   3. the move loop: ``_step`` names the next move, ``_try`` plays it
@@ -27,6 +28,16 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
      best; the owner's lazy ladder reads of neighbours come late
      (``_lazy_ladders``, ``_ladder_worth``, ``_insert_captures``);
   4. ``_close``: the result stored in the cache with its bound.
+* Generators, one a tactic, each with its diagram (the "generators"
+  section): liberties ``_add_liberties_of``, second-order liberties
+  ``_add_second_order``, ``_add_connections``, backfilling
+  ``_add_backfills``, ``_add_friend_approaches``; the attacker saving its
+  own neighbours ``_add_attacker_saves`` (``_add_save``,
+  ``_add_far_race``); break-chain ``_add_break_chain`` (``_add_capture``,
+  ``_add_chain_atari``, race moves ``_add_race_moves`` and
+  ``_add_race_liberties``); ``_add_friend_rescues``; ``_add_tenuki``.
+  Their scores, liberty limits and the try limits are the tunables
+  (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
 * Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
   search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
 * Threads (``ctx[C_SHARE]`` > 0): simplified ABDADA over the shared cache;
@@ -37,6 +48,9 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 
 Not done: the "gray" komaster states, semeai and eye-space evaluation, and
 GNU Go's move-ordering heuristics (so another winning move may be named).
+No generator for edge clamps and hane, throw-ins (the owner's self-ataris
+are only let through ``_order``), nets (geta), loose ladders, snapbacks
+(only recognised after a capture: ``_snapback``) or eye-shape points.
 """
 
 import numpy as np
@@ -103,12 +117,62 @@ B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
 DROPPED = -(1 << 20)  # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 ANY_MOVE = 1 << 17  # stored with a result whose move need not be the first
-KILLER = MAXMOVES + 48  # mv column: the owner's last refutation among siblings
-OWNLIBS = KILLER + 1  # mv columns: the owner's liberties after extending at each
-# liberty of the target (-1: not counted yet at this node)
+# The per-ply move rows: mv[ply] (int32, OWNLIBS + MAXLIBS columns) holds
+# one node's candidates and its scratch, sc[ply] (MAXMOVES) their scores.
+# Columns of mv[ply], from 0:
+#   0 .. MAXMOVES-1     the candidates (n of them), ordered by _order
+#   NBR .. SCRATCH-1    the attacker's neighbour strings of the target (nk,
+#                       neighbour_strings); in the move loop, from DEFERRED
+#                       on, the indices of the moves ABDADA deferred
+#   SCRATCH .. KILLER-1 a generator's scratch (neighbour_strings' output)
+#   KILLER              the owner's last refutation among siblings
+#   OWNLIBS ..          per listed liberty k of the target, the owner's
+#                       liberties after extending there (-1: not counted yet
+#                       at this node: _own_libs, _forget_counts)
+NBR = MAXMOVES
+DEFERRED = NBR  # over the neighbours, read before (the lazy ladders)
+SCRATCH = NBR + 24
+KILLER = SCRATCH + 24
+OWNLIBS = KILLER + 1
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
+
+# ---------------------------------------------------------------- tunables
+# Candidate scores, added up per point by ``_add`` before ``_order`` adds
+# its liberty counts (tens per liberty): they rank moves of the same shape
+# and put the long shots last.  Values as tuned on the regression suite;
+# each change moves answers and node counts.
+SC_LIBERTY = 0  # the target's liberty: _order's liberty counts alone rank it
+SC_APPROACH = -2  # the attacker's second-order liberty: after the direct moves
+SC_BLOCK = 10  # the attacker on a short friend's liberty: half a liberty taken
+SC_BACKFILL = -1  # the attacker fills its own liberty first: a detour
+SC_FRIEND_APPROACH = -3  # approach on a two-liberty friend: the longest shot
+SC_SAVE_ATARI = 5  # the attacker extends a neighbour in atari: else it is taken
+SC_SAVE_RACE = -1  # extends a two-liberty neighbour in a race: after the direct
+SC_SAVE_CAPTURE = 5  # captures around a neighbour to save: as good as extending
+SC_FAR_RACE = -2  # shortens the owner's other strings: each costs a new defence
+SC_CAPTURE = 20  # the owner captures a neighbour in atari: a liberty or more
+SC_CHAIN_ATARI = 10  # the owner ataris a two-liberty neighbour: half a liberty
+SC_FRIEND_AIR = -1  # air for a short friend touching that neighbour: indirect
+SC_RACE = 0  # a race move: _order's race bonus ranks it (``_contact``)
+SC_RESCUE = 30  # a capture next to a friend: air for the superstring, early
+SC_RESCUE_ATARI = 0  # an atari next to a friend: _order's counts rank it
+SC_SECOND_ORDER = -1  # the owner's second-order liberty: after the direct moves
+SC_JOIN = 10  # the owner joins a short friend: half a liberty
+SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
+SC_TENUKI = -1000  # tenuki (PASS): after every real move
+# liberty limits of the strings whose liberties a generator lists
+BLOCK_LIBS = 3  # the attacker blocks friends of three liberties or fewer
+BACKFILL_LIBS = 2  # backfills its own strings of two liberties or fewer
+JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
+FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
+FAR_RACE_PLIES = 3  # far race moves up to backfill2_depth less this
+# try limits (``_max_tries``): all moves up to break_chain_depth, then
+TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
+TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
+TRIES_DEEP = 2  # past branch_depth: a main line and one alternative
+TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
 
 # helpers take exact int64 arguments: numba compiles a helper once per
 # distinct argument types, and an int32 board value or a constant (a
@@ -121,7 +185,7 @@ def new_context():
     the packed-board scratch of the cache."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH : C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # moves, scratch, killer, counts
+    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # columns: see NBR
     sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
     pk = np.zeros(32, np.int64)
     return ctx, mv, sc, pk
@@ -198,9 +262,23 @@ def _lib_index(s, o, m):
     return -1
 
 
+# ------------------------------------------------------------ generators
+# One generator a tactic.  Each adds its points to the candidate row
+# mv[ply, :n] (with ``_add``: a point listed twice adds up its scores) and
+# returns the new count; none plays a move or checks legality (``_order``
+# and ``_play`` do).  Diagrams: O the owner's target, X the attacker, ``*``
+# the points listed, ``.`` empty.
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_liberties_of(s, mv, sc, ply, n, o, score):
-    """All liberties (at most MAXLIBS) of string ``o`` as candidates."""
+    """Liberties: all liberties of string ``o`` (at most MAXLIBS)::
+
+        . * .
+        * O *
+        X * .
+
+    Not: a liberty past the first MAXLIBS listed."""
     for k in range(min(s[NLIB + o], MAXLIBS)):
         n = _add(mv, sc, ply, n, _lib(s, o, k), score)
     return n
@@ -208,7 +286,15 @@ def _add_liberties_of(s, mv, sc, ply, n, o, score):
 
 @njit(cache=True, _nrt=False)
 def _add_second_order(s, mv, sc, ply, n, o, score):
-    """Empty neighbours of the liberties of ``o`` that are not liberties."""
+    """Second-order liberties: the empty neighbours of the liberties of
+    ``o`` that are not liberties themselves (approach moves)::
+
+        . * . .
+        * . * .
+        X O . *
+        X X O .
+
+    Not: points two steps away through a stone, or past MAXLIBS liberties."""
     w = s[H_W]
     nl = s[NLIB + o]
     for k in range(min(nl, MAXLIBS)):
@@ -221,10 +307,10 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
 
 @njit(cache=True, _nrt=False)
 def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
-    """Liberties of the ``color`` strings (other than ``o``) that touch a
-    liberty of ``o`` and have at most ``maxlibs`` liberties.  With the
-    owner's colour: strings ``o`` could join; with the attacker's: its own
-    short strings there, whose liberties it fills first (backfilling)."""
+    """The liberties of the ``color`` strings (other than ``o``) that touch
+    a liberty of ``o`` and have at most ``maxlibs`` liberties: the core of
+    ``_add_connections`` (the owner's colour) and ``_add_backfills`` (the
+    attacker's)."""
     w = s[H_W]
     for k in range(min(s[NLIB + o], MAXLIBS)):
         lib = _lib(s, o, k)
@@ -237,10 +323,52 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
 
 
 @njit(cache=True, _nrt=False)
+def _add_connections(s, mv, sc, ply, n, o, maxlibs, score):
+    """Connections: the liberties of the owner's other strings of at most
+    ``maxlibs`` liberties that touch a liberty of ``o``.  The owner joins
+    them (or gives the friend air); the attacker takes them first::
+
+        * O * .
+        X . O X
+        X O X .
+
+    Not: friends that touch ``o`` only diagonally or through a stone."""
+    c = s[COLOR + o]
+    return _add_neighbour_liberties(
+        s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _add_backfills(s, mv, sc, ply, n, o, maxlibs, score):
+    """Backfilling: the liberties of the attacker's own strings of at most
+    ``maxlibs`` liberties that touch a liberty of ``o``.  Where the
+    attacker cannot fill the target's liberty safely (self-atari), it
+    fills its own liberty first::
+
+        . . . .
+        * X . O
+        X O O O
+
+    Not: a backfill two moves deep (the string's own approach moves)."""
+    c = 3 - s[COLOR + o]
+    return _add_neighbour_liberties(
+        s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
+    )
+
+
+@njit(cache=True, _nrt=False)
 def _add_friend_approaches(s, mv, sc, ply, n, o, score):
-    """Second-order liberties of the owner's two-liberty strings that touch a
-    liberty of ``o``: approach moves that stop them (and ``o`` with them)
-    from connecting out."""
+    """Friend approaches: the second-order liberties of the owner's
+    two-liberty strings that touch a liberty of ``o``: they stop the friend
+    (and ``o`` with it) from connecting out::
+
+        . * . .
+        * . O X
+        . O . O
+        X O O X
+
+    Not: friends with three liberties or more."""
     w = s[H_W]
     mine = s[COLOR + o]
     for k in range(min(s[NLIB + o], MAXLIBS)):
@@ -252,11 +380,183 @@ def _add_friend_approaches(s, mv, sc, ply, n, o, score):
 
 
 @njit(cache=True, _nrt=False)
+def _add_save(s, mv, sc, ply, n, x, mine):
+    """The attacker saves its own neighbour ``x`` of the target (in atari,
+    or short in a race): it extends at ``x``'s liberties, or captures the
+    ``mine`` strings in atari around ``x``::
+
+        . . O .
+        O X * O
+        X O X O
+        * X O .
+
+    Not: ladder or net reads of the escape (``_order`` scores it)."""
+    xl = s[NLIB + x]
+    n = _add_liberties_of(s, mv, sc, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
+    cap = mv[ply, SCRATCH:KILLER]
+    kx = kb.neighbour_strings(s, x, mine, cap)
+    for j in range(kx):
+        y = cap[j]
+        if s[NLIB + y] == 1:
+            n = _add(mv, sc, ply, n, _lib(s, y, 0), SC_SAVE_CAPTURE)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_far_race(s, mv, sc, ply, n, x, o, mine):
+    """Far race moves: the liberties of the owner's other strings (``mine``,
+    not ``o``, three liberties or fewer) around the attacker's two-liberty
+    neighbour ``x`` that shares one liberty with ``o``: shortening them
+    wins ``x`` its race::
+
+        . * . .
+        * O X .
+        . X O O
+        . X O .
+
+    Not: strings of four liberties or more; each move costs a whole new
+    defence, so near the root only (the caller's rule)."""
+    cap = mv[ply, SCRATCH:KILLER]
+    kx = kb.neighbour_strings(s, x, mine, cap)
+    for j in range(kx):
+        y = cap[j]
+        if y != o and s[NLIB + y] <= FAR_RACE_LIBS:
+            n = _add_liberties_of(s, mv, sc, ply, n, y, SC_FAR_RACE)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
+    """The attacker's own neighbours of the target (``k``, listed in
+    ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
+    to ``backfill2_depth``): ``_add_save`` when in atari, against three
+    liberties or more, or with the very same two liberties as ``o``;
+    ``_add_far_race`` near the root when one liberty is shared.
+
+    Not: neighbours with three liberties or more."""
+    mine = s[COLOR + o]
+    nbr = mv[ply, NBR:SCRATCH]
+    race = stackp <= ctx[C_BACKFILL2]
+    far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
+    for i in range(k):
+        x = nbr[i]
+        xl = s[NLIB + x]
+        if xl > 2 or (xl == 2 and not race):
+            continue
+        # against two liberties, only a neighbour with the very same two
+        # liberties is in the race
+        shared = _shared(s, i64(x), i64(o)) if xl == 2 and libs == 2 else 0
+        if xl == 1 or libs >= 3 or shared == 2:
+            n = _add_save(s, mv, sc, ply, i64(n), i64(x), i64(mine))
+        elif stackp <= far and shared >= 1:
+            n = _add_far_race(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_capture(s, mv, sc, ply, n, x):
+    """Break-chain capture: the owner takes the attacker's neighbour ``x``
+    in atari at its last liberty::
+
+        . . . .
+        O X * .
+        O O X .
+
+    Not: whether the capture is a snapback (``_order``, ``_play``)."""
+    return _add(mv, sc, ply, n, _lib(s, x, 0), SC_CAPTURE)
+
+
+@njit(cache=True, _nrt=False)
+def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
+    """Break-chain atari: the liberties of the attacker's two-liberty
+    neighbour ``x`` (half a liberty for ``o``), and air for the owner's
+    other short strings (``mine``, two liberties or fewer) that touch
+    ``x``::
+
+        . * . .
+        * X O .
+        . X O .
+        . O * .
+
+    Not: the ladder that may follow the atari (the lazy ladders read it)."""
+    n = _add_liberties_of(s, mv, sc, ply, n, x, SC_CHAIN_ATARI)
+    cap = mv[ply, SCRATCH:KILLER]
+    kf = kb.neighbour_strings(s, x, mine, cap)
+    for j in range(kf):
+        f = mv[ply, SCRATCH + j]
+        if f != o and s[NLIB + f] <= 2:
+            n = _add_liberties_of(s, mv, sc, ply, n, f, SC_FRIEND_AIR)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
+    """Race moves (semeai of ``o`` against its neighbour ``x``, three
+    liberties or more): ``x``'s liberties when it has at most ``slack``
+    liberties more than ``o`` (plus the shared ones against two), up to
+    ``break_chain_depth`` for a short neighbour (three liberties, one stone
+    only against two), else ``backfill2_depth``::
+
+        . * * .
+        * X X *
+        O O O X
+        . . O X
+
+    Not: eye space or the outside liberties a race counts in GNU Go's
+    semeai reader; a neighbour with escapes (``_add_race_liberties``)."""
+    xl = s[NLIB + x]
+    near = ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1) else ctx[C_BACKFILL2]
+    if stackp <= near and xl <= libs + slack + (_shared(s, i64(x), i64(o)) if libs == 2 else 0):
+        n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
+    """The owner's moves against the attacker's neighbours of ``o`` (``k``,
+    listed in ``mv[ply, NBR:]``), one at a time: a capture
+    (``_add_capture``) of one in atari; with two liberties or more left and
+    up to ``break_chain_depth`` (not in a ladder read), an atari
+    (``_add_chain_atari``) of one with two liberties, race moves
+    (``_add_race_moves``) against a longer one.
+
+    Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
+    nbr = mv[ply, NBR:SCRATCH]
+    mine = s[COLOR + o]
+    # with the attacker to move, a plain race is won only against as many
+    # liberties or fewer; one more (and two escapes) only up to backfill2_depth
+    slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
+    deep = libs < 2 or ctx[C_LADDER] != 0 or stackp > ctx[C_BREAKCHAIN]
+    for i in range(k):
+        x = nbr[i]
+        if s[NLIB + x] == 1:
+            n = _add_capture(s, mv, sc, ply, n, x)
+        elif deep:
+            continue
+        elif s[NLIB + x] == 2:
+            n = _add_chain_atari(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
+        else:
+            n = _add_race_moves(
+                s, ctx, mv, sc, ply, i64(n), i64(x), i64(o), i64(libs), i64(stackp), i64(slack)
+            )
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
-    """Captures of attacker strings in atari next to the owner's strings that
-    touch a liberty of ``o`` (its superstring, loosely): they give it air;
-    with ``ataris``, also the liberties of such attacker strings with two
-    liberties (ataris that win a race or force a connection)."""
+    """Friend rescues: captures of attacker strings in atari next to the
+    owner's strings that touch a liberty of ``o`` (its superstring,
+    loosely): they give it air; with ``ataris``, also the liberties of such
+    attacker strings with two liberties (ataris that win a race or force a
+    connection)::
+
+        . . . .
+        X O . O
+        X . O X
+        O O X *
+
+    Not: friends that touch ``o`` itself (``_add_break_chain`` has its
+    neighbours), nor more than eight friends."""
     w = s[H_W]
     mine = s[COLOR + o]
     seen = scratch[16:24]  # friends already looked at
@@ -280,7 +580,93 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
                     if s[NLIB + scratch[j]] == 1:
                         n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
                     elif s[NLIB + scratch[j]] == 2 and ataris:
-                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[j], 0)
+                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[j], SC_RESCUE_ATARI)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
+    """The liberties of the attacker's string ``x`` (three or more) as the
+    owner's race moves, unless ``x`` has ``most`` escapes: liberties where
+    it would extend to six liberties or more.  Such a string is out of
+    reach of a race (GNU Go's break_chain3 skips it at four already)::
+
+        . * O .     x (X, three liberties) escapes at none of them
+        * X X O
+        O X O .
+        . * O .
+
+    Not: escapes that connect to a string of fewer liberties."""
+    color = s[COLOR + x]
+    escapes = 0
+    for i in range(min(s[NLIB + x], MAXLIBS)):
+        if kb.libs_after(s, _lib(s, x, i), color, 6) >= 6:
+            escapes += 1
+            if escapes == most:
+                return n
+    return _add_liberties_of(s, mv, sc, ply, n, x, score)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add_tenuki(mv, sc, ply, n):
+    """Tenuki: PASS as the owner's last candidate, for a string of two
+    liberties that may be safe already (the attacker must then show a
+    capture).
+
+    Not: a tenuki at one liberty (the attacker captures) or at three."""
+    return _add(mv, sc, ply, n, PASS, SC_TENUKI)
+
+
+# ------------------------------------------------------------ assemblers
+
+
+@njit(cache=True, _nrt=False)
+def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+    """Candidate moves for the attacker of ``target`` (before ordering);
+    its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
+    o = s[ORIGIN + target]
+    n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
+    if ctx[C_LADDER]:
+        return n  # a ladder read: the liberties only
+    # one to three liberties: approaches and blocks, two plies fewer a liberty
+    if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
+        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
+        n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
+    # two liberties: a liberty the attacker cannot fill safely -> fill its own first
+    if libs == 2 and stackp <= ctx[C_BACKFILL]:
+        n = _add_backfills(s, mv, sc, ply, i64(n), i64(o), i64(BACKFILL_LIBS), i64(SC_BACKFILL))
+        if stackp <= ctx[C_BACKFILL2]:
+            n = _add_friend_approaches(s, mv, sc, ply, i64(n), i64(o), i64(SC_FRIEND_APPROACH))
+    # any count: the attacker's own neighbours in atari or in a race
+    return _add_attacker_saves(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
+
+
+@njit(cache=True, _nrt=False)
+def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+    """Candidate moves for the owner of ``target`` (before ordering);
+    its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
+    o = s[ORIGIN + target]
+    n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
+    n = _add_break_chain(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
+    reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
+    if reach and stackp <= ctx[C_SUPERSTRING]:
+        scratch = mv[ply, SCRATCH:KILLER]
+        ataris = stackp <= ctx[C_BREAKCHAIN]
+        n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), ataris)
+    if libs == 1:
+        if reach and stackp <= ctx[C_SUPERSTRING]:
+            n = _add_connections(
+                s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN_IN_ATARI)
+            )
+    elif libs == 2:
+        if reach and stackp <= ctx[C_DEPTH]:
+            n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
+            n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
+        if stackp <= ctx[C_BREAKCHAIN]:
+            n = _add_tenuki(mv, sc, ply, n)  # the string may be safe already
+    elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:
+        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
+        n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
     return n
 
 
@@ -335,121 +721,6 @@ def _ladder_escapes(s, x):
     a = _lib(s, x, 0)
     b = _lib(s, x, 1)
     return _extension_libs(s, x, a, b) >= 3 and _extension_libs(s, x, b, a) >= 3
-
-
-@njit(cache=True, _nrt=False)
-def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
-    """Candidate moves for the attacker of ``target`` (before ordering);
-    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
-    o = s[ORIGIN + target]
-    mine = s[COLOR + target]
-    other = 3 - mine
-    n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
-    if ctx[C_LADDER]:
-        return n
-    if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
-        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(-2))
-        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(3), i64(10))
-    # backfill: a liberty the attacker cannot fill safely -> fill own liberty first
-    if stackp <= ctx[C_BACKFILL] and libs == 2:
-        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(other), i64(2), i64(-1))
-        if stackp <= ctx[C_BACKFILL2]:
-            n = _add_friend_approaches(s, mv, sc, ply, n, o, -3)
-    # save the attacker's own strings in atari next to the target
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
-    race = stackp <= ctx[C_BACKFILL2]
-    far = ctx[C_BACKFILL2] - 3  # far race moves: near the root only
-    for i in range(k):
-        x = nbr[i]
-        xl = s[NLIB + x]
-        # in atari, or in a race (up to backfill2_depth, which far is below)
-        if xl > 2 or (xl == 2 and not race):
-            continue
-        # save it (against two liberties, only a neighbour with the very
-        # same two liberties is in the race): extend, or capture the owner's
-        # strings in atari around it; or, near the root, with one liberty
-        # shared, shorten the owner's other strings around it (a far race
-        # move: each costs a whole new defence)
-        shared = _shared(s, x, o) if xl == 2 and libs == 2 else 0
-        save = xl == 1 or libs >= 3 or shared == 2
-        if not save and not (stackp <= far and shared >= 1):
-            continue
-        if save:
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 5 if xl == 1 else -1)
-        cap = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
-        kc = kb.neighbour_strings(s, x, mine, cap)
-        for j in range(kc):
-            y = cap[j]
-            if save:
-                if s[NLIB + y] == 1:
-                    n = _add(mv, sc, ply, n, _lib(s, y, 0), 5)
-            elif y != o and s[NLIB + y] <= 3:
-                n = _add_liberties_of(s, mv, sc, ply, n, y, -2)
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
-    """Candidate moves for the owner of ``target`` (before ordering);
-    its ``k`` neighbour strings are listed in ``mv[ply, MAXMOVES:]``."""
-    o = s[ORIGIN + target]
-    mine = s[COLOR + target]
-    n = _add_liberties_of(s, mv, sc, ply, 0, o, 0)
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
-    # with the attacker to move, a plain race is won only against as many
-    # liberties or fewer; one more (and two escapes) only up to backfill2_depth
-    slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
-    for i in range(k):
-        x = nbr[i]
-        if s[NLIB + x] == 1:
-            n = _add(mv, sc, ply, n, _lib(s, x, 0), 20)
-        elif s[NLIB + x] == 2 and libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
-            n = _add_liberties_of(s, mv, sc, ply, n, x, 10)  # half a liberty
-            # and air for the owner's other short strings that touch it
-            kf = kb.neighbour_strings(s, x, mine, mv[ply, MAXMOVES + 24 : MAXMOVES + 48])
-            for j in range(kf):
-                f = mv[ply, MAXMOVES + 24 + j]
-                if f != o and s[NLIB + f] <= 2:
-                    n = _add_liberties_of(s, mv, sc, ply, n, f, -1)
-        elif libs >= 2 and not ctx[C_LADDER] and stackp <= ctx[C_BREAKCHAIN]:
-            # a race: neighbours with at most one liberty more (plus shared ones)
-            xl = s[NLIB + x]
-            near = (
-                ctx[C_BREAKCHAIN]
-                if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1)
-                else ctx[C_BACKFILL2]
-            )
-            if stackp <= near and xl <= libs + slack + (_shared(s, x, o) if libs == 2 else 0):
-                n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(0), i64(1 + slack))
-    if not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        scratch = mv[ply, MAXMOVES + 24 : MAXMOVES + 48]
-        ataris = stackp <= ctx[C_BREAKCHAIN]
-        n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(30), ataris)
-    wide = stackp <= (ctx[C_DEPTH] if libs == 2 else ctx[C_BREAKCHAIN])
-    if libs >= 2 and not ctx[C_LADDER] and wide:
-        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(-1))
-        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(4), i64(10))
-    if libs == 1 and not ctx[C_LADDER] and stackp <= ctx[C_SUPERSTRING]:
-        n = _add_neighbour_liberties(s, mv, sc, ply, i64(n), i64(o), i64(mine), i64(4), i64(-1))
-    if libs == 2 and stackp <= ctx[C_BREAKCHAIN]:
-        n = _add(mv, sc, ply, n, PASS, -1000)  # tenuki: the string may be safe already
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
-    """The liberties of the attacker's string ``x`` (three or more) as the
-    owner's race moves, unless ``x`` has ``most`` escapes: liberties where
-    it would extend to six liberties or more.  Such a string is out of
-    reach of a race (GNU Go's break_chain3 skips it at four already)."""
-    color = s[COLOR + x]
-    escapes = 0
-    for i in range(min(s[NLIB + x], MAXLIBS)):
-        if kb.libs_after(s, _lib(s, x, i), color, 6) >= 6:
-            escapes += 1
-            if escapes == most:
-                return n
-    return _add_liberties_of(s, mv, sc, ply, n, x, score)
 
 
 @njit(cache=True, _nrt=False)
@@ -599,14 +870,14 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     leaves the target ``safe`` liberties or more (trivially safe one ply
     down) comes first.  The owner's moves that shorten an
     attacking neighbour of three liberties or fewer (listed, ``k`` of them,
-    in ``mv[ply, MAXMOVES:]``) score more.  An owner's move that leaves the
+    in ``mv[ply, NBR:]``) score more.  An owner's move that leaves the
     target (two stones or more) in atari without capturing anything is
     dropped: the attacker captures at once, so it never defends; so is,
     unless ``throw_ins``, its self-atari away from the target that captures
     nothing (``_defend_score``)."""
     o = s[ORIGIN + target]
     libs = s[NLIB + o]
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     for i in range(n):
         m = mv[ply, i]
         if m == PASS:
@@ -873,7 +1144,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     the owner's move that leaves the string trivially safe one ply down
     (``_order`` puts it first, so a full read answers the same; only the
     root names its move).  Returns (move, nk): nk the attacker's neighbour
-    strings, listed in mv[ply, MAXMOVES:] when needed here, else -1."""
+    strings, listed in mv[ply, NBR:] when needed here, else -1."""
     if attack and libs == 1:
         lib = _lib(s, o, 0)
         if _capture_wins(s, lib, color):
@@ -884,7 +1155,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     m = _safe_extension(s, mv, ply, o, safe)
     if m != PASS:
         return np.int64(m), np.int64(-1)
-    nbr = mv[ply, MAXMOVES : MAXMOVES + 24]
+    nbr = mv[ply, NBR:SCRATCH]
     nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     return np.int64(_safe_capture(s, nbr, nk, o, color, safe)), np.int64(nk)
 
@@ -893,9 +1164,9 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
 def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk):
     """List the candidates in mv[ply], unordered, the attacker's futile ones
     dropped: (n, nk), nk the attacker's neighbour strings in
-    mv[ply, MAXMOVES:] (listed here unless ``nk`` >= 0 says they are)."""
+    mv[ply, NBR:] (listed here unless ``nk`` >= 0 says they are)."""
     if nk < 0:
-        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, MAXMOVES : MAXMOVES + 24])
+        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, NBR:SCRATCH])
     if not attack:
         return np.int64(_defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)), nk
     n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
@@ -918,7 +1189,7 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     decided (trivial liberties, a shortcut, no attacker move, a usable cache
     hit, the stop flag, the node limit) and ``result`` is its answer.
     Otherwise the node is counted, its n candidates are listed unordered in
-    mv[ply], nk the attacker's neighbour strings in mv[ply, MAXMOVES:], and
+    mv[ply], nk the attacker's neighbour strings in mv[ply, NBR:], and
     q is its cache question.  Orders nothing, plays nothing."""
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
@@ -965,8 +1236,8 @@ def _max_tries(ctx, stackp, attack, libs):
     if stackp <= ctx[C_BREAKCHAIN]:
         return MAXMOVES
     if stackp <= ctx[C_BRANCH]:
-        return 8 if attack and libs >= 3 else 4
-    return 1 if attack and libs >= 3 else 2
+        return TRIES_BRANCH_WIDE if attack and libs >= 3 else TRIES_BRANCH
+    return TRIES_DEEP_WIDE if attack and libs >= 3 else TRIES_DEEP
 
 
 @njit(cache=True, _nrt=False)
@@ -1003,9 +1274,9 @@ def _lazy_ladders(s, ctx, mv, ply, nk, attack):
     are read (as questions of their own) only when the other moves, tenuki
     excepted, have not reached beta (see the module doc)."""
     lazy = not attack and ctx[C_LADDER] == 0 and s[H_STACKP] <= ctx[C_DEPTH]
-    x0 = mv[ply, MAXMOVES] if lazy and nk > 0 else PASS
-    x1 = mv[ply, MAXMOVES + 1] if lazy and nk > 1 else PASS
-    x2 = mv[ply, MAXMOVES + 2] if lazy and nk > 2 else PASS
+    x0 = mv[ply, NBR] if lazy and nk > 0 else PASS
+    x1 = mv[ply, NBR + 1] if lazy and nk > 1 else PASS
+    x2 = mv[ply, NBR + 2] if lazy and nk > 2 else PASS
     return lazy, np.int64(x0), np.int64(x1), np.int64(x2)
 
 
@@ -1018,7 +1289,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
     try mv[ply, idx]; STEP_DONE: the loop ends; STEP_LADDERS: the lazy
     ladder reads are due before move i (the tenuki, or the end).  The first
     pass runs i over the list; the moves deferred by ABDADA (their indices
-    in mv[ply, MAXMOVES + k], k < ndef) come in a second pass before the
+    in mv[ply, DEFERRED + k], k < ndef) come in a second pass before the
     ladders and before the end.  Plays and reads nothing."""
     while True:
         if not second:
@@ -1035,7 +1306,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
         if k >= ndef:
             second = False
             continue
-        idx = mv[ply, MAXMOVES + k]
+        idx = mv[ply, DEFERRED + k]
         k += 1
         if best >= beta and idx > best_i:
             return STEP_DONE, np.int64(idx), i, k, second
@@ -1120,13 +1391,13 @@ def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
 def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
     """ABDADA: (key, deferred), key the busy-table key of move ``m`` (0
     unless ``shared``), deferred when another thread is reading it: its
-    index is then kept at mv[ply, MAXMOVES + ndef] for the second pass."""
+    index is then kept at mv[ply, DEFERRED + ndef] for the second pass."""
     if not shared:
         return np.int64(0), False
     key = ab.move_key(node_key, m, flag)
     if not ab.is_busy(busy, key):
         return key, False
-    mv[ply, MAXMOVES + ndef] = idx
+    mv[ply, DEFERRED + ndef] = idx
     ctx[C_DEFERRED] += 1
     return key, True
 

@@ -1,0 +1,232 @@
+"""The reader's candidate generators (gogame.kernel.reading ``_add_*``), one
+test each, on hand-drawn diagrams: the points a generator lists, and some
+it must not list.  Each generator is called directly, on the move rows of
+``new_context()`` (ply 0, an empty row).  In the diagrams X is Black and O
+White; which side is the owner is said with each."""
+
+from gogame.core.coords import format_gtp
+from gogame.kernel import board as kb
+from gogame.kernel import reading as kr
+from gogame.kernel.layout import COLOR, ORIGIN, PASS
+from tests.helpers import diagrams
+
+
+def _setup(text):
+    p = diagrams.position(text)
+    ctx, mv, sc, _ = kr.new_context()
+    return p, ctx, mv, sc
+
+
+def _origin(p, vertex):
+    return int(p.s[ORIGIN + p.pos(vertex)])
+
+
+def _listed(p, mv, n):
+    """The points in mv[0, :n] as GTP vertices."""
+    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
+
+
+def _score(p, mv, sc, n, vertex):
+    (i,) = [i for i in range(n) if mv[0, i] == p.pos(vertex)]
+    return int(sc[0, i])
+
+
+def _neighbours(p, o, mv):
+    """List the attacker strings next to ``o`` in mv[0, NBR:], as
+    ``_candidates`` does; return their count."""
+    other = 3 - int(p.s[COLOR + o])
+    return int(kb.neighbour_strings(p.s, o, other, mv[0, kr.NBR : kr.SCRATCH]))
+
+
+# White's C2-D2 (liberties D1, D3, E2) against Black.
+TWO_STONES = """
+. . . . .
+. . . . .
+. . X . .
+. X O O .
+. . X . .
+"""
+
+
+def test_liberties_of():
+    p, _, mv, sc = _setup(TWO_STONES)
+    n = kr._add_liberties_of(p.s, mv, sc, 0, 0, _origin(p, "C2"), 7)
+    assert _listed(p, mv, n) == {"D1", "D3", "E2"}
+    assert _score(p, mv, sc, n, "E2") == 7
+
+
+def test_second_order_liberties():
+    p, _, mv, sc = _setup(TWO_STONES)
+    n = kr._add_second_order(p.s, mv, sc, 0, 0, _origin(p, "C2"), kr.SC_APPROACH)
+    assert _listed(p, mv, n) == {"D4", "E1", "E3"}  # not the liberties
+    assert _score(p, mv, sc, n, "D4") == kr.SC_APPROACH
+
+
+# White's B2-B3 (liberties B4, C3, C2); its friend D2 (C2, D3) touches C2.
+FRIEND = """
+. . . . .
+. . . . .
+X O . . .
+X O . O X
+. X . X .
+"""
+
+
+def test_connections_list_a_short_friend_s_liberties():
+    p, _, mv, sc = _setup(FRIEND)
+    o = _origin(p, "B2")
+    n = kr._add_connections(p.s, mv, sc, 0, 0, o, kr.JOIN_LIBS, kr.SC_JOIN)
+    assert _listed(p, mv, n) == {"C2", "D3"}  # not the target's B4, C3
+    assert _score(p, mv, sc, n, "D3") == kr.SC_JOIN
+    assert kr._add_connections(p.s, mv, sc, 0, 0, o, 1, kr.SC_JOIN) == 0  # friend too long
+
+
+def test_friend_approaches_list_a_two_liberty_friend_s_second_order():
+    p, _, mv, sc = _setup(FRIEND)
+    n = kr._add_friend_approaches(p.s, mv, sc, 0, 0, _origin(p, "B2"), kr.SC_FRIEND_APPROACH)
+    assert _listed(p, mv, n) == {"C1", "C3", "D4", "E3"}  # not the friend's C2, D3
+
+
+# White's C2-C3-D2 (liberties C4, D1); Black's C1 (B1, D1) touches D1.
+BACKFILL = """
+. . . . .
+. . . . .
+. X O X .
+. X O O X
+. . X . .
+"""
+
+
+def test_backfills_list_the_attacker_s_own_short_string():
+    p, _, mv, sc = _setup(BACKFILL)
+    o = _origin(p, "C2")
+    n = kr._add_backfills(p.s, mv, sc, 0, 0, o, kr.BACKFILL_LIBS, kr.SC_BACKFILL)
+    assert _listed(p, mv, n) == {"B1", "D1"}  # not C4
+    assert kr._add_backfills(p.s, mv, sc, 0, 0, o, 1, kr.SC_BACKFILL) == 0
+
+
+# White's B3-C3 (liberties B4, C4, D3) against Black's A3 (in atari at A4)
+# and B2-C2 (in atari at C1); White's A2 is in atari at A1, White's B1 has
+# two liberties (A1, C1), White's D1-D2 four (C1, D3, E1, E2).
+ATTACKER_IN_ATARI = """
+. . . . .
+. . . . .
+X O O . .
+O X X O .
+. O . O .
+"""
+
+
+def test_save_extends_and_captures_around():
+    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
+    x = _origin(p, "B2")
+    n = kr._add_save(p.s, mv, sc, 0, 0, x, 2)
+    assert _listed(p, mv, n) == {"C1", "A1"}  # not the target's liberties
+    assert _score(p, mv, sc, n, "A1") == kr.SC_SAVE_CAPTURE
+
+
+def test_far_race_shortens_the_owner_s_other_short_strings():
+    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
+    x, o = _origin(p, "B2"), _origin(p, "B3")
+    n = kr._add_far_race(p.s, mv, sc, 0, 0, x, o, 2)
+    # A2 (A1) and B1 (A1, C1); not D1-D2 (four liberties) nor the target
+    assert _listed(p, mv, n) == {"A1", "C1"}
+
+
+def test_attacker_saves_its_neighbours_in_atari():
+    p, ctx, mv, sc = _setup(ATTACKER_IN_ATARI)
+    o = _origin(p, "B3")
+    k = _neighbours(p, o, mv)
+    n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    assert _listed(p, mv, n) == {"A1", "A4", "C1"}  # not B4, C4, D3
+
+
+def test_capture_of_a_neighbour_in_atari():
+    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
+    n = kr._add_capture(p.s, mv, sc, 0, 0, _origin(p, "B2"))
+    assert _listed(p, mv, n) == {"C1"}
+    assert _score(p, mv, sc, n, "C1") == kr.SC_CAPTURE
+
+
+def test_break_chain_captures_neighbours_in_atari():
+    p, ctx, mv, sc = _setup(ATTACKER_IN_ATARI)
+    o = _origin(p, "B3")
+    k = _neighbours(p, o, mv)
+    n = kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    assert _listed(p, mv, n) == {"A4", "C1"}  # not A1 (an owner's capture)
+
+
+# White's B3-C3 against Black's B2-C2-C1 (liberties A2, D1); White's B1
+# (A1) touches it, White's D2 (D1, D3, E2) has three liberties.
+ATTACKER_TWO_LIBERTIES = """
+. . . . .
+. . . . .
+. O O . .
+. X X O .
+. O X . .
+"""
+
+
+def test_chain_atari_and_air_for_short_friends():
+    p, _, mv, sc = _setup(ATTACKER_TWO_LIBERTIES)
+    x, o = _origin(p, "B2"), _origin(p, "B3")
+    n = kr._add_chain_atari(p.s, mv, sc, 0, 0, x, o, 2)
+    assert _listed(p, mv, n) == {"A1", "A2", "D1"}  # not D3, E2 (D2's)
+    assert _score(p, mv, sc, n, "A2") == kr.SC_CHAIN_ATARI
+    assert _score(p, mv, sc, n, "A1") == kr.SC_FRIEND_AIR
+
+
+def test_break_chain_ataris_only_up_to_break_chain_depth():
+    p, ctx, mv, sc = _setup(ATTACKER_TWO_LIBERTIES)
+    o = _origin(p, "B3")
+    k = _neighbours(p, o, mv)
+    n = kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    assert _listed(p, mv, n) == {"A1", "A2", "D1"}
+    deep = int(ctx[kr.C_BREAKCHAIN]) + 1
+    assert kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, deep, k) == 0
+
+
+# Black's A3-B3-B2-B1 (liberties A2, A1) against White's A4-B4 (A5, B5, C4).
+RACE = """
+. . . . .
+O O . . .
+X X O . .
+. X O . .
+. X O . .
+"""
+
+
+def test_race_moves_against_one_liberty_more_only_with_slack():
+    p, ctx, mv, sc = _setup(RACE)
+    x, o = _origin(p, "A4"), _origin(p, "A3")
+    n = kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 2, 0, 1)
+    assert _listed(p, mv, n) == {"A5", "B5", "C4"}  # not the owner's A2, A1
+    assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 2, 0, 0) == 0
+
+
+# White's B3 (liberties A3, B4, C3, B2); its friend C1-C2 touches Black's
+# D1-D2 (in atari at D3) and Black's B1 (A1, B2).
+RESCUE = """
+. . . . .
+. . . . .
+. O . . .
+. . O X O
+. X O X O
+"""
+
+
+def test_friend_rescues_capture_next_to_a_friend():
+    p, _, mv, sc = _setup(RESCUE)
+    o = _origin(p, "B3")
+    scratch = mv[0, kr.SCRATCH : kr.KILLER]
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, False)
+    assert _listed(p, mv, n) == {"D3"}
+    assert _score(p, mv, sc, n, "D3") == kr.SC_RESCUE
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, True)
+    assert _listed(p, mv, n) == {"D3", "A1", "B2"}  # and the atari of B1
+
+
+def test_tenuki_is_a_pass_scored_last():
+    _, mv, sc, _ = kr.new_context()
+    n = kr._add_tenuki(mv, sc, 0, 0)
+    assert n == 1 and mv[0, 0] == PASS and sc[0, 0] == kr.SC_TENUKI
