@@ -8,13 +8,14 @@ order: capture the string the last move left in atari; save an own string in
 atari next to the last move (capture a neighbour in atari, else extend when
 that gives at least two liberties); otherwise a uniformly random legal move
 that neither fills an own eye-like point nor puts a string of two or more
-stones into atari.  With no such move the side passes.  With patterns on
-(``meta[M_PAT_PLAYOUT]`` per mille of the moves), the random move is first
-preceded by a draw among the empty neighbours of the last move (the eight
-of its 3x3 square), in proportion to their 3x3 pattern weights
-(``pattern.code3x3``; weights below ``PAT_MIN`` left out), under the same
-no-eye-fill and no-self-atari rule.  The weights also give new tree nodes
-prior visits (``meta[M_PAT_PRIOR]`` of them, ``_prior``).
+stones into atari.  With no such move the side passes.  With patterns on,
+``meta[M_PAT_PLAYOUT]`` per mille of the moves that no urgent reply takes
+are first drawn among the empty neighbours of the last move (the eight of
+its 3x3 square) in proportion to their 3x3 pattern weights
+(``pattern.code3x3``; weights below ``PAT_MIN`` left out), under the
+random move's no-eye-fill and no-self-atari rule; the random move follows
+when none is playable.  The weights also give new tree nodes prior visits
+(``meta[M_PAT_PRIOR]`` of them, ``_prior``).
 
 The tree lives in numpy arrays made by ``new_tree``: ``links[node] = (move,
 first child, child count)`` (first child -1 while not expanded) and
