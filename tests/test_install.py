@@ -56,6 +56,7 @@ def test_reinstall_leaves_a_working_gogame(tmp_path):
     _run([venv / "bin" / "gogame", "replay", "--moves", "10", str(GAME)], elsewhere, env)
     installed = _site_packages(venv) / "gogame"
     assert (installed / "__init__.py").exists()
+    assert (installed / "play" / "data" / "patterns3x3.txt").exists(), "package data missing"
     assert not list(installed.rglob("*.nb[ic]")), "numba wrote its cache into site-packages"
     assert list((tmp_path / "cache" / "gogame" / "numba").rglob("*.nbi"))
 

@@ -1,5 +1,5 @@
 """The engine's options, one rule each: cache budget, hash scheme, hash
-bits, thread count, level and seconds.
+bits, thread count, level, seconds, rules and on/off switches.
 
 Every face (the CLI, ``gogame gtp``'s options, ``gogame-param``, the
 tools) validates through these functions, so one value is accepted or
@@ -123,6 +123,16 @@ def rules(text: Any) -> str:
     if name not in RULES:
         raise ValueError(f"rules must be chinese or japanese, not {text!r}")
     return name
+
+
+def on_off(text: Any) -> bool:
+    """A switch: ``on`` / ``off`` (also true/false, yes/no, 1/0), any case."""
+    name = str(text).strip().lower()
+    if name in ("on", "true", "yes", "1"):
+        return True
+    if name in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(f"must be on or off, not {text!r}")
 
 
 def argtype(rule: Callable[[str], Any]) -> Callable[[str], Any]:

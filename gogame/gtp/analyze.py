@@ -178,6 +178,7 @@ class AnalyzeCommands:
             ("string", "move_seconds", _num(s.clock.default)),
             ("string", "resign_rate", _num(s.player.resign_rate)),
             ("list/chinese/japanese", "rules", s.rules),
+            ("list/on/off", "patterns", "on" if s.patterns else "off"),
         ]
 
     def cmd_gogame_param(self, args: list[str]) -> str:
@@ -212,6 +213,8 @@ class AnalyzeCommands:
             s.clock.default = options.seconds(value)
         elif key == "rules":
             s.rules = options.rules(value)
+        elif key == "patterns":
+            s.patterns = options.on_off(value)
         elif key == "resign_rate":
             x = float(value)
             if not 0 <= x <= 1:

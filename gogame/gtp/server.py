@@ -131,6 +131,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="S",
         help="thinking time per move without time settings (default 1)",
     )
+    parser.add_argument(
+        "--patterns",
+        type=options.argtype(options.on_off),
+        default=True,
+        metavar="on|off",
+        help="the player's 3x3 patterns from recorded games (default on)",
+    )
     return parser
 
 
@@ -151,6 +158,7 @@ def run(
         session = make()
         session.autosave = getattr(args, "sgf_autosave", None)
         session.rules = getattr(args, "rules", "chinese")
+        session.patterns = getattr(args, "patterns", True)
         seconds = getattr(args, "move_seconds", None)
         if seconds:
             session.clock.default = seconds

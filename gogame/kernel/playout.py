@@ -8,7 +8,14 @@ order: capture the string the last move left in atari; save an own string in
 atari next to the last move (capture a neighbour in atari, else extend when
 that gives at least two liberties); otherwise a uniformly random legal move
 that neither fills an own eye-like point nor puts a string of two or more
-stones into atari.  With no such move the side passes.
+stones into atari.  With no such move the side passes.  With patterns on,
+``meta[M_PAT_PLAYOUT]`` per mille of the moves that no urgent reply takes
+are first drawn among the empty neighbours of the last move (the eight of
+its 3x3 square) in proportion to their 3x3 pattern weights
+(``pattern.code3x3``; weights below ``PAT_MIN`` left out), under the
+random move's no-eye-fill and no-self-atari rule; the random move follows
+when none is playable.  The weights also give new tree nodes prior visits
+(``meta[M_PAT_PRIOR]`` of them, ``_prior``).
 
 The tree lives in numpy arrays made by ``new_tree``: ``links[node] = (move,
 first child, child count)`` (first child -1 while not expanded) and
@@ -50,6 +57,7 @@ from .layout import (
     STACK,
     WHITE,
 )
+from .pattern import code3x3
 
 # meta fields
 M_NODES = 0  # nodes in use
@@ -59,17 +67,22 @@ M_ITER = 3  # iterations run so far
 M_EXPAND = 4  # visits before a leaf is expanded
 M_MAXMOVES = 5  # playout length cap
 M_BLACKWINS = 6  # playouts black won
-META_LEN = 8
+M_PAT_PRIOR = 7  # prior visits a new child gets from its 3x3 pattern (0: none)
+M_PAT_PLAYOUT = 8  # per mille of playout moves tried by pattern first (0: none)
+META_LEN = 10
 
 # stats columns
 S_N, S_W, S_RN, S_RW, S_PN, S_PW = 0, 1, 2, 3, 4, 5
 
 RAVE_K = 1.0 / 2000.0  # beta = rn / (rn + n + rn * n * RAVE_K)
 EXPLORE = 0.15
+PAT_SLOPE = 0.08  # a pattern prior's win rate: 0.5 + PAT_SLOPE * ln(weight) ...
+PAT_QMIN, PAT_QMAX = 0.15, 0.85  # ... kept within these
+PAT_MIN = 1.0  # the playouts' pattern rule considers weights of at least this
 
 
 def new_tree(capacity):
-    """Empty tree arrays: (links int32[cap, 3], stats float64[cap, 6], meta int64[8])."""
+    """Empty tree arrays: (links int32[cap, 3], stats float64[cap, 6], meta int64[10])."""
     links = np.full((capacity, 3), -1, np.int32)
     stats = np.zeros((capacity, 6), np.float64)
     meta = np.zeros(META_LEN, np.int64)
@@ -300,15 +313,87 @@ def random_move(s, color, empt, eidx, n):
 
 
 @njit(cache=True)
-def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx):
+def pattern_move(s, color, last, pat, cand, wts):
+    """A ``playable`` empty neighbour (of the eight) of ``last`` drawn in
+    proportion to its 3x3 pattern weight ``pat[code]``, among those weighing
+    at least ``PAT_MIN``; PASS when there is none.  ``cand``/``wts``: work
+    arrays of 8."""
+    if last == PASS:
+        return PASS
+    w = s[H_W]
+    n = 0
+    total = 0.0
+    for q in (
+        last + w,
+        last + 1,
+        last - w,
+        last - 1,
+        last + w + 1,
+        last - w + 1,
+        last - w - 1,
+        last + w - 1,
+    ):
+        if s[COLOR + q] != EMPTY:
+            continue
+        g = pat[code3x3(s, q, color)]
+        if g < PAT_MIN:
+            continue
+        cand[n] = q
+        wts[n] = g
+        total += g
+        n += 1
+    while n > 0:
+        r = np.random.random() * total
+        j = 0
+        acc = wts[0]
+        while acc < r and j < n - 1:
+            j += 1
+            acc += wts[j]
+        q = cand[j]
+        if playable(s, q, color):
+            return q
+        total -= wts[j]
+        n -= 1
+        cand[j] = cand[n]
+        wts[j] = wts[n]
+    return PASS
+
+
+@njit(cache=True)
+def candidate_codes(s, color, pts, codes):
+    """The points a tree node of ``color`` would get as children (empty,
+    legal, not an own eye) into ``pts``, their 3x3 pattern codes into
+    ``codes``, in point order; returns how many."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    n = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if s[COLOR + p] != EMPTY or not legal(s, p, color, False) or is_eye(s, p, color):
+                continue
+            pts[n] = p
+            codes[n] = code3x3(s, p, color)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat, pat_rate):
     """Play ``s`` out from ``color`` to move after ``last``; append the moves
-    to ``seq``/``seqc`` from index ``nseq``; return the new length."""
+    to ``seq``/``seqc`` from index ``nseq``; return the new length.  After
+    the urgent replies, a move is tried by pattern (``pattern_move``) with
+    probability ``pat_rate`` per mille, then at random."""
     n = _list_empty(s, empt, eidx)
     passes = 0
     moves = 0
     cap = seq.shape[0]
+    cand = np.zeros(8, np.int64)
+    wts = np.zeros(8, np.float64)
     while passes < 2 and moves < maxmoves:
         mv = urgent_move(s, color, last)
+        if mv == PASS and pat_rate > 0 and np.random.randint(0, 1000) < pat_rate:
+            mv = pattern_move(s, color, last, pat, cand, wts)
         if mv == PASS:
             mv = random_move(s, color, empt, eidx, n)
         if mv == PASS:
@@ -382,9 +467,11 @@ def _load(root, root_hw, ws, whw):
 
 
 @njit(cache=True)
-def _prior(s, pos, color, out):
+def _prior(s, pos, color, out, pat, pat_n):
     """Heuristic prior (visits, wins) for a new child: captures and saves
-    up, self-ataris and first-line moves down."""
+    up, self-ataris and first-line moves down; then ``pat_n`` visits more
+    (none when 0) at a win rate from the 3x3 pattern's weight ``g``:
+    0.5 + PAT_SLOPE * ln g within PAT_QMIN..PAT_QMAX."""
     size = s[H_SIZE]
     w = s[H_W]
     row = pos // w - 1
@@ -408,12 +495,20 @@ def _prior(s, pos, color, out):
                 q = 0.7
     out[0] = n
     out[1] = n * q
+    if pat_n > 0:
+        g = pat[code3x3(s, pos, color)]
+        qp = 0.5 + PAT_SLOPE * math.log(max(g, 1e-6))
+        qp = min(max(qp, PAT_QMIN), PAT_QMAX)
+        out[0] += pat_n
+        out[1] += pat_n * qp
 
 
 @njit(cache=True)
-def expand(s, links, stats, meta, node, color):
+def expand(s, links, stats, meta, node, color, pat):
     """Give ``node`` one child per playable-or-eye-free legal move of
-    ``color`` (not own eyes); False when the tree is full."""
+    ``color`` (not own eyes), with priors (``_prior``; the pattern weights
+    ``pat`` count when ``meta[M_PAT_PRIOR]`` > 0); False when the tree is
+    full."""
     w = s[H_W]
     size = s[H_SIZE]
     used = meta[M_NODES]
@@ -423,6 +518,7 @@ def expand(s, links, stats, meta, node, color):
     first = used
     k = 0
     pr = np.zeros(2, np.float64)
+    pat_n = float(meta[M_PAT_PRIOR])
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
@@ -432,7 +528,7 @@ def expand(s, links, stats, meta, node, color):
             links[c, 0] = p
             links[c, 1] = -1
             links[c, 2] = 0
-            _prior(s, p, color, pr)
+            _prior(s, p, color, pr, pat, pat_n)
             stats[c, S_N] = pr[0]
             stats[c, S_W] = pr[1]
             stats[c, S_RN] = 0.0
@@ -491,14 +587,18 @@ def search(
     eidx,
     first,
     path,
+    pat,
 ):
     """Run ``iterations`` UCT-RAVE iterations from the root state ``root``.
 
     ``own[0, p]`` / ``own[1, p]`` count playouts that ended with ``p`` black /
     white; ``own[2, 0]`` sums black's area margins (no komi).  Returns the
     number of iterations run.  ``meta[M_EXPAND]`` very large keeps the tree
-    to the root (plain playouts)."""
+    to the root (plain playouts).  ``pat``: the 3x3 pattern weights, a
+    float32 array indexed by ``pattern.code3x3``, used as ``meta[M_PAT_PRIOR]``
+    and ``meta[M_PAT_PLAYOUT]`` say."""
     root_color = meta[M_COLOR]
+    pat_rate = meta[M_PAT_PLAYOUT]
     expand_at = meta[M_EXPAND]
     maxmoves = meta[M_MAXMOVES]
     for _ in range(iterations):
@@ -524,8 +624,10 @@ def search(
             path[depth] = node
             color = 3 - color
         if links[node, 1] < 0 and stats[node, S_N] - stats[node, S_PN] >= expand_at:
-            expand(ws, links, stats, meta, node, color)
-        nseq = playout(ws, whw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx)
+            expand(ws, links, stats, meta, node, color, pat)
+        nseq = playout(
+            ws, whw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat, pat_rate
+        )
         margin = area_score(ws, first)
         size = ws[H_SIZE]
         w = ws[H_W]

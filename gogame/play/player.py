@@ -13,6 +13,12 @@ prior visits excluded), the principal variations and the ownership counts.
 * the opening (``opening_priors``, 13x13 and up): in an empty area, moves
   on the first and second lines are discouraged, on the third and fourth
   encouraged;
+* 3x3 patterns (``patterns``, on unless ``Player.patterns`` is False):
+  weights learned from the project's recorded games (``play.patterns``)
+  give every new tree node's moves ``PATTERN_PRIOR_VISITS`` prior visits
+  at a win rate from their pattern, and the playouts answer the last move
+  by pattern ``PATTERN_PLAYOUT_RATE`` per mille of the time (see
+  ``kernel.playout``);
 * after the search the most visited moves are checked in order
   (``guard``): a move that leaves a string of two or more stones in atari,
   or with two liberties and capturable by the reader, is skipped;
@@ -45,6 +51,7 @@ from ..core.coords import Point
 from ..kernel import board as kb
 from ..kernel import playout as kp
 from ..kernel.layout import COLOR, EMPTY, MAXPOS, NLIB, NSTONES, ORIGIN, PASS
+from . import patterns as pat
 from .scoring import Ownership
 
 if TYPE_CHECKING:
@@ -58,6 +65,11 @@ RESIGN_RATE = 0.05
 TACTIC_CALLS = 8  # reader questions per move at most
 TACTIC_NODES = 3000  # node limit of each
 URGENT_MARGIN = 0.05  # win rate an urgent capture or save may give up
+PATTERN_PRIOR_VISITS = 10  # prior visits of a new child from its 3x3 pattern
+PATTERN_PLAYOUT_RATE = 800  # per mille of playout moves first tried by pattern
+
+
+_NO_PATTERNS = np.ones(1, np.float32)
 
 
 @dataclass
@@ -106,7 +118,10 @@ class Decision:
 class Player:
     """Search arrays for one thread, reused from move to move."""
 
-    def __init__(self, capacity: int = 600_000, seed: int | None = None) -> None:
+    def __init__(
+        self, capacity: int = 600_000, seed: int | None = None, patterns: bool = True
+    ) -> None:
+        self.patterns = patterns  # 3x3 pattern priors and playout moves
         self.links, self.stats, self.meta = kp.new_tree(capacity)
         self.scratch = kp.new_scratch()
         self.path = np.zeros(1024, np.int32)
@@ -124,6 +139,8 @@ class Player:
         self.meta[kp.M_LAST] = last
         self.meta[kp.M_EXPAND] = (2 if size <= 13 else 3) if tree else 1 << 40
         self.meta[kp.M_MAXMOVES] = 3 * size * size
+        self.meta[kp.M_PAT_PRIOR] = PATTERN_PRIOR_VISITS if self.patterns else 0
+        self.meta[kp.M_PAT_PLAYOUT] = PATTERN_PLAYOUT_RATE if self.patterns else 0
         self.links[0] = (PASS, -1, 0)
         self.stats[0] = 0
         self.own[:] = 0
@@ -148,7 +165,13 @@ class Player:
             sc[5],
             sc[6],
             self.path,
+            self._pattern_table(),
         )
+
+    def _pattern_table(self):
+        """The kernel's pattern weights (``play.patterns.table``), or a
+        one-entry stand-in the kernel never reads with patterns off."""
+        return pat.table() if self.patterns else _NO_PATTERNS
 
     def search(
         self,
@@ -173,7 +196,7 @@ class Player:
         ``decide`` stops early once the best move cannot be overtaken."""
         size = position.size
         self._reset(size, color, position.pos(last) if last is not None else PASS, True)
-        kp.expand(position.s, self.links, self.stats, self.meta, 0, color)
+        kp.expand(position.s, self.links, self.stats, self.meta, 0, color, self._pattern_table())
         if forbid is not None:
             self._prune_root(position, forbid)
         self._add_priors(priors or {})

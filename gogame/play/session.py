@@ -133,6 +133,7 @@ class Engine:
         self.settings = settings or Settings(**kw)
         self.komi = float(komi)
         self.rules = "chinese"  # final_score's counting: options.RULES
+        self._patterns = True  # the player's 3x3 patterns (``patterns``)
         # None, or whether the reader's kernels are ready: until then genmove
         # plays without them rather than wait for their compile (gogame gtp)
         self.reader_ready: Callable[[], bool] | None = None
@@ -150,6 +151,17 @@ class Engine:
         self.seen_boards()
 
     # ----------------------------------------------------------- settings
+    @property
+    def patterns(self) -> bool:
+        """Whether the player uses its 3x3 patterns (``player.Player.patterns``)."""
+        return self._patterns
+
+    @patterns.setter
+    def patterns(self, on: bool) -> None:
+        self._patterns = bool(on)
+        if self._player is not None:
+            self._player.patterns = self._patterns
+
     def _new_position(self, size):
         return Position(size, check_hashing=self.settings.check_hashing)
 
@@ -407,7 +419,7 @@ class Engine:
         if self._player is None:
             from .player import Player
 
-            self._player = Player()
+            self._player = Player(patterns=self._patterns)
         return self._player
 
     def genmove(
