@@ -567,20 +567,25 @@ class Reader:
         return self._after(position, pt, move, False)
 
 
+def _warm_position():
+    """A 9x9 board of the warm-ups' own: Black's E5 with two liberties."""
+    from .position import Position
+
+    position = Position(9)
+    for move, color in (("E5", "b"), ("E6", "w"), ("D5", "w")):
+        position.play(move, color)
+    return position
+
+
 def warm_up(moves: bool = True) -> None:
     """Load the compiled reading kernels (compile them the first time) with
     one question of each kind, attack, find_defense, ladder_attack and,
     unless ``moves`` is false, does_attack (``warm_up_moves``), on a 9x9
     board of their own."""
-    from .position import Position
-
-    position = Position(9)
-    position.play("E5", "b")
-    position.play("E6", "w")
+    position = _warm_position()
     reader = Reader(cache=ReadingCache(1))
     reader.attack(position, (4, 4))
     reader.find_defense(position, (4, 4))
-    position.play("D5", "w")
     reader.ladder_attack(position, (4, 4))
     if moves:
         warm_up_moves()
@@ -588,9 +593,4 @@ def warm_up(moves: bool = True) -> None:
 
 def warm_up_moves() -> None:
     """Load (or compile) the kernel behind does_attack and does_defend."""
-    from .position import Position
-
-    position = Position(9)
-    for move, color in (("E5", "b"), ("E6", "w"), ("D5", "w")):
-        position.play(move, color)
-    Reader(cache=ReadingCache(1)).does_attack(position, (4, 4), (4, 5))
+    Reader(cache=ReadingCache(1)).does_attack(_warm_position(), (4, 4), (4, 5))

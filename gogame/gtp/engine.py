@@ -574,13 +574,14 @@ def _skip_optional_probes() -> None:
     kernel.skip_optional_probes()
 
 
-KERNELS = ("reader", "moves", "playouts")  # the kernel groups the start-up thread loads
-# each group's entry point: the group is in numba's cache when it is
+# the kernel groups the start-up thread loads, each with its entry point:
+# the group is in numba's cache when its entry point is
 GROUP_ENTRY = {
     "reader": "reading.read_string",
     "moves": "reading.read_after",  # does_attack, does_defend
     "playouts": "playout.search",
 }
+KERNELS = tuple(GROUP_ENTRY)
 
 
 def _cached_groups() -> set[str]:
@@ -607,16 +608,14 @@ def warm_plan(cached: set[str], playing: bool) -> tuple[tuple[str, ...], tuple[s
 
 def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = None) -> None:
     """Load (or compile) the kernel ``groups`` (of ``KERNELS``), in order, on
-    the start-up thread; ``reading`` is set once the reader is ready (at
-    once when it is not among them: it was loaded before).  A command that
-    needs one of them meanwhile waits for numba's compiler lock, so for no
-    longer than it would have; commands that need neither run beside it."""
+    the start-up thread; ``reading`` is set once the reader is ready.  A
+    command that needs one of them meanwhile waits for numba's compiler
+    lock, so for no longer than it would have; commands that need neither
+    run beside it."""
     try:
         from ..core import reader
         from ..play import player
 
-        if reading is not None and "reader" not in groups:
-            reading.set()
         for group in groups:
             if group == "reader":
                 reader.warm_up(moves=False)

@@ -359,6 +359,13 @@ def pattern_move(s, color, last, pat, cand, wts):
     return PASS
 
 
+@njit(cache=True, inline="always")
+def _tree_move(s, p, color):
+    """Does a tree node of ``color`` get ``p`` as a child: empty, legal,
+    not an own eye?"""
+    return s[COLOR + p] == EMPTY and legal(s, p, color, False) and not is_eye(s, p, color)
+
+
 @njit(cache=True)
 def candidate_codes(s, color, pts, codes):
     """The points a tree node of ``color`` would get as children (empty,
@@ -370,7 +377,7 @@ def candidate_codes(s, color, pts, codes):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            if s[COLOR + p] != EMPTY or not legal(s, p, color, False) or is_eye(s, p, color):
+            if not _tree_move(s, p, color):
                 continue
             pts[n] = p
             codes[n] = code3x3(s, p, color)
@@ -522,7 +529,7 @@ def expand(s, links, stats, meta, node, color, pat):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            if s[COLOR + p] != EMPTY or not legal(s, p, color, False) or is_eye(s, p, color):
+            if not _tree_move(s, p, color):
                 continue
             c = first + k
             links[c, 0] = p
