@@ -24,7 +24,11 @@ wins)``, wins counted for the colour that played the node's move; node 0 is
 the root.  ``meta`` holds the scalars (``M_*``).  ``search`` runs a number of
 iterations (descend by RAVE-blended value, expand at ``expand_at`` visits,
 one playout, back up results and all-moves-as-first statistics) and may be
-called repeatedly on the same tree; the caller owns time control.
+called repeatedly on the same tree, and by several threads at once on one
+tree (each with its own work arrays): a node is expanded under a lock in
+``meta``, and each node passed on the way down gets its visit at once, with
+its win added on the way back (a virtual loss that sends the other threads
+elsewhere meanwhile).  The caller owns time control.
 
 Not done: superko (simple ko only, from the board kernel), tree reuse
 between moves, pass inside the tree (the caller decides when to pass).
@@ -35,6 +39,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .atomics import atomic_add, atomic_cas, atomic_store
 from .board import legal, play
 from .layout import (
     BLACK,
@@ -69,6 +74,7 @@ M_MAXMOVES = 5  # playout length cap
 M_BLACKWINS = 6  # playouts black won
 M_PAT_PRIOR = 7  # prior visits a new child gets from its 3x3 pattern (0: none)
 M_PAT_PLAYOUT = 8  # per mille of playout moves tried by pattern first (0: none)
+M_LOCK = 9  # the expansion lock: 1 while a thread expands a node
 META_LEN = 10
 
 # stats columns
@@ -575,6 +581,61 @@ def select(links, stats, node):
     return best
 
 
+@njit(cache=True)
+def _expand_shared(s, links, stats, meta, node, color, pat):
+    """``expand`` under the expansion lock, unless another thread expanded
+    ``node`` first.  Nodes are only added, never moved, so threads that
+    descend meanwhile see either no children or all of them."""
+    while atomic_cas(meta, M_LOCK, 0, 1) != 0:
+        pass
+    if links[node, 1] < 0:
+        expand(s, links, stats, meta, node, color, pat)
+    atomic_store(meta, M_LOCK, 0)
+
+
+@njit(cache=True)
+def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
+    """Walk from the root by ``select``, playing each move on ``ws``; each
+    node passed gets its visit now, with no win yet (the virtual loss that
+    steers other threads elsewhere until ``_backup`` adds the result).
+    Returns the depth; ``path[0..depth]`` are the nodes, ``seq``/``seqc``
+    the moves."""
+    node = 0
+    color = meta[M_COLOR]
+    depth = 0
+    path[0] = 0
+    stats[0, S_N] += 1.0
+    while links[node, 1] >= 0 and depth < path.shape[0] - 1:
+        child = select(links, stats, node)
+        if child < 0:
+            break
+        stats[child, S_N] += 1.0
+        mv = links[child, 0]
+        play(ws, whw, keys, mv, color)
+        seq[depth] = mv
+        seqc[depth] = color
+        node = child
+        depth += 1
+        path[depth] = node
+        color = 3 - color
+    return depth
+
+
+@njit(cache=True)
+def _count_owners(s, first, own, margin):
+    """Add one playout's final owners (``first``) and margin to ``own``."""
+    size = s[H_SIZE]
+    w = s[H_W]
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if first[p] == BLACK:
+                own[0, p] += 1
+            elif first[p] == WHITE:
+                own[1, p] += 1
+    own[2, 0] += margin
+
+
 @njit(cache=True, nogil=True)
 def search(
     root,
@@ -598,69 +659,50 @@ def search(
 ):
     """Run ``iterations`` UCT-RAVE iterations from the root state ``root``.
 
-    ``own[0, p]`` / ``own[1, p]`` count playouts that ended with ``p`` black /
-    white; ``own[2, 0]`` sums black's area margins (no komi).  Returns the
-    number of iterations run.  ``meta[M_EXPAND]`` very large keeps the tree
-    to the root (plain playouts).  ``pat``: the 3x3 pattern weights, a
-    float32 array indexed by ``pattern.code3x3``, used as ``meta[M_PAT_PRIOR]``
-    and ``meta[M_PAT_PLAYOUT]`` say."""
+    Threads may run it at once on one tree (``links``, ``stats``, ``meta``
+    shared; every other array their own): a node is expanded under
+    ``meta[M_LOCK]``, counters add atomically, and visits and wins add
+    without a lock, so a rare update lost to a race is a visit or a win
+    lost, never a corrupt tree.  ``own[0, p]`` / ``own[1, p]`` count
+    playouts that ended with ``p`` black / white; ``own[2, 0]`` sums
+    black's area margins (no komi).  Returns the number of iterations run.
+    ``meta[M_EXPAND]`` very large keeps the tree to the root (plain
+    playouts).  ``pat``: the 3x3 pattern weights, a float32 array indexed
+    by ``pattern.code3x3``, used as ``meta[M_PAT_PRIOR]`` and
+    ``meta[M_PAT_PLAYOUT]`` say."""
     root_color = meta[M_COLOR]
     pat_rate = meta[M_PAT_PLAYOUT]
     expand_at = meta[M_EXPAND]
     maxmoves = meta[M_MAXMOVES]
     for _ in range(iterations):
         _load(root, root_hw, ws, whw)
-        node = 0
-        color = root_color
-        depth = 0
-        nseq = 0
-        last = meta[M_LAST]
-        path[0] = 0
-        while links[node, 1] >= 0 and depth < path.shape[0] - 1:
-            child = select(links, stats, node)
-            if child < 0:
-                break
-            mv = links[child, 0]
-            play(ws, whw, keys, mv, color)
-            seq[nseq] = mv
-            seqc[nseq] = color
-            nseq += 1
-            last = mv
-            node = child
-            depth += 1
-            path[depth] = node
-            color = 3 - color
-        if links[node, 1] < 0 and stats[node, S_N] - stats[node, S_PN] >= expand_at:
-            expand(ws, links, stats, meta, node, color, pat)
+        depth = _descend(ws, whw, keys, links, stats, meta, seq, seqc, path)
+        node = path[depth]
+        color = root_color if depth % 2 == 0 else 3 - root_color
+        last = seq[depth - 1] if depth > 0 else meta[M_LAST]
+        # this iteration's visit is counted already: expand after expand_at others
+        if links[node, 1] < 0 and stats[node, S_N] - stats[node, S_PN] > expand_at:
+            _expand_shared(ws, links, stats, meta, node, color, pat)
         nseq = playout(
-            ws, whw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat, pat_rate
+            ws, whw, keys, color, last, maxmoves, seq, seqc, depth, empt, eidx, pat, pat_rate
         )
         margin = area_score(ws, first)
-        size = ws[H_SIZE]
-        w = ws[H_W]
-        for row in range(size):
-            for col in range(size):
-                p = (row + 1) * w + col + 1
-                if first[p] == BLACK:
-                    own[0, p] += 1
-                elif first[p] == WHITE:
-                    own[1, p] += 1
-        own[2, 0] += margin
+        _count_owners(ws, first, own, margin)
         winner = BLACK if margin - komi > 0 else WHITE
         if winner == BLACK:
-            meta[M_BLACKWINS] += 1
+            atomic_add(meta, M_BLACKWINS, 1)
         _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, first)
-        meta[M_ITER] += 1
+        atomic_add(meta, M_ITER, 1)
     return iterations
 
 
 @njit(cache=True)
 def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, first):
-    """Visits and wins along the path; RAVE for the children of each path
-    node whose move its mover played first later in the sequence."""
+    """Wins along the path (the visits were counted on the way down); RAVE
+    for the children of each path node whose move its mover played first
+    later in the sequence."""
     for k in range(MAXPOS):
         first[k] = 0
-    stats[0, S_N] += 1.0
     i = nseq - 1
     for d in range(depth, -1, -1):
         while i >= d:
@@ -669,10 +711,8 @@ def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, firs
             i -= 1
         node = path[d]
         mover = root_color if d % 2 == 0 else 3 - root_color
-        if d > 0:
-            stats[node, S_N] += 1.0
-            if winner != mover:  # node's move was played by the other colour
-                stats[node, S_W] += 1.0
+        if d > 0 and winner != mover:  # node's move was played by the other colour
+            stats[node, S_W] += 1.0
         f = links[node, 1]
         if f < 0:
             continue

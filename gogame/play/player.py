@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -119,13 +120,17 @@ class Player:
     """Search arrays for one thread, reused from move to move."""
 
     def __init__(
-        self, capacity: int = 600_000, seed: int | None = None, patterns: bool = True
+        self,
+        capacity: int = 600_000,
+        seed: int | None = None,
+        patterns: bool = True,
+        threads: int = 1,
     ) -> None:
         self.patterns = patterns  # 3x3 pattern priors and playout moves
         self.links, self.stats, self.meta = kp.new_tree(capacity)
-        self.scratch = kp.new_scratch()
-        self.path = np.zeros(1024, np.int32)
-        self.own = np.zeros((3, MAXPOS), np.int64)
+        self._workers = [_Worker()]
+        self._pool: ThreadPoolExecutor | None = None
+        self.threads = threads
         self.seed = seed
         self.resign_rate = RESIGN_RATE
         if seed is not None:
@@ -143,30 +148,46 @@ class Player:
         self.meta[kp.M_PAT_PLAYOUT] = PATTERN_PLAYOUT_RATE if self.patterns else 0
         self.links[0] = (PASS, -1, 0)
         self.stats[0] = 0
-        self.own[:] = 0
+        for worker in self._workers:
+            worker.own[:] = 0
+
+    @property
+    def threads(self) -> int:
+        """Search threads: one tree, shared (``kernel.playout.search``)."""
+        return len(self._workers)
+
+    @threads.setter
+    def threads(self, n: int) -> None:
+        n = max(1, int(n))
+        if n == len(self._workers):
+            return
+        del self._workers[n:]
+        self._workers += [_Worker() for _ in range(n - len(self._workers))]
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+    @property
+    def own(self) -> np.ndarray:
+        """Owner counts of the playouts so far, summed over the threads."""
+        own = self._workers[0].own
+        for worker in self._workers[1:]:
+            own = own + worker.own
+        return own
 
     def _run(self, position, komi, n):
-        sc = self.scratch
-        kp.search(
-            position.s,
-            position.hw,
-            position.keys,
-            self.links,
-            self.stats,
-            self.meta,
-            float(komi),
-            int(n),
-            self.own,
-            sc[0],
-            sc[1],
-            sc[2],
-            sc[3],
-            sc[4],
-            sc[5],
-            sc[6],
-            self.path,
-            self._pattern_table(),
-        )
+        """``n`` iterations on each thread, on the one shared tree; the
+        first thread is the caller's (so ``seed`` holds with one thread)."""
+        args = (position, float(komi), int(n), self._pattern_table())
+        if self.threads == 1:
+            self._workers[0].run(self, *args)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="gogame-search")
+        jobs = [self._pool.submit(w.run, self, *args) for w in self._workers[1:]]
+        self._workers[0].run(self, *args)
+        for job in jobs:
+            job.result()
 
     def _pattern_table(self):
         """The kernel's pattern weights (``play.patterns.table``), or a
@@ -283,13 +304,14 @@ class Player:
             )
         moves.sort(key=lambda m: (-m.weight, -m.winrate))
         done = max(1, int(self.meta[kp.M_ITER]))
+        own = self.own
         return SearchResult(
             int(self.meta[kp.M_COLOR]),
             int(self.meta[kp.M_ITER]),
             seconds,
             moves,
-            self.own[0] / done,
-            self.own[1] / done,
+            own[0] / done,
+            own[1] / done,
             position.size,
         )
 
@@ -325,7 +347,8 @@ class Player:
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break
         done = max(1, int(self.meta[kp.M_ITER]))
-        return self.own[0] / done, self.own[1] / done
+        own = self.own
+        return own[0] / done, own[1] / done
 
     # ---------------------------------------------------------- decide
     def genmove(
@@ -404,6 +427,39 @@ class Player:
             if guard(position, color, m.move, reader):
                 return m.move
         return res.moves[0].move
+
+
+class _Worker:
+    """One searching thread's own arrays: the work state, the playout's
+    sequences and lists, its path through the tree and its owner counts."""
+
+    def __init__(self) -> None:
+        self.scratch = kp.new_scratch()
+        self.path = np.zeros(1024, np.int32)
+        self.own = np.zeros((3, MAXPOS), np.int64)
+
+    def run(self, player: Player, position: Position, komi: float, n: int, pat) -> None:
+        sc = self.scratch
+        kp.search(
+            position.s,
+            position.hw,
+            position.keys,
+            player.links,
+            player.stats,
+            player.meta,
+            komi,
+            n,
+            self.own,
+            sc[0],
+            sc[1],
+            sc[2],
+            sc[3],
+            sc[4],
+            sc[5],
+            sc[6],
+            self.path,
+            pat,
+        )
 
 
 # ---------------------------------------------------------------- tactics

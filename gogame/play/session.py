@@ -111,7 +111,9 @@ class Settings:
     """What every Position and the Reader are made with.
 
     ``cache_mb`` None means ``DEFAULT_CACHE_MB``; ``threads`` is the number
-    of reading threads (simplified ABDADA; see ``reading.Reader``).
+    of reading threads (simplified ABDADA; see ``reading.Reader``) and of
+    the player's search threads (one shared tree; see ``play.player``),
+    each at most the cores.
     """
 
     check_hashing: bool = False
@@ -415,11 +417,14 @@ class Engine:
     # ------------------------------------------------------------- genmove
     @property
     def player(self) -> Player:
-        """The Monte-Carlo player (numba kernel loaded on first use)."""
+        """The Monte-Carlo player (numba kernel loaded on first use), with
+        as many search threads as the settings' reading threads."""
+        threads = options.searchers(self.settings.threads)
         if self._player is None:
             from .player import Player
 
-            self._player = Player(patterns=self._patterns)
+            self._player = Player(patterns=self._patterns, threads=threads)
+        self._player.threads = threads
         return self._player
 
     def genmove(

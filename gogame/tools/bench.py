@@ -360,28 +360,39 @@ def threads_bench(
     return out
 
 
-def playouts_bench(seconds: float = 1.0, runs: int = 1) -> dict[str, Any]:
+def playouts_bench(
+    seconds: float = 1.0, runs: int = 1, threads: Sequence[int] = (1,)
+) -> dict[str, Any]:
     """``{"boards": {"9"|"13"|"19": {"playouts_per_second",
-    "plain_playouts_per_second"}}, "seconds", "runs"}``: one thread,
-    komi 7.5, black to move on an empty board, after a warm-up search."""
+    "plain_playouts_per_second", "threads": {"N": playouts_per_second}}},
+    "seconds", "runs"}``: komi 7.5, black to move on an empty board, after
+    a warm-up search.  The first two figures are one thread's; ``threads``
+    times the search with each count asked (one shared tree), the counts
+    taking turns within each run so that their ratios are fair."""
     from ..play.player import Player
 
+    counts = sorted({1, *threads})
     out: dict[str, Any] = {"seconds": seconds, "runs": runs, "boards": {}}
     for size in (9, 13, 19):
         position = Position(size)
-        player = Player()
-        player.search(position, BLACK, 7.5, seconds=0.05, decide=False)  # compiled, warm
-        tree, plain = [], []
+        players = {n: Player(threads=n) for n in counts}
+        for player in players.values():
+            player.search(position, BLACK, 7.5, seconds=0.05, decide=False)  # compiled, warm
+        tree: dict[int, list[float]] = {n: [] for n in counts}
+        plain = []
         for _ in range(runs):
-            t0 = time.perf_counter()
-            res = player.search(position, BLACK, 7.5, seconds=seconds, decide=False)
-            tree.append(res.playouts / (time.perf_counter() - t0))
+            for n, player in players.items():
+                t0 = time.perf_counter()
+                res = player.search(position, BLACK, 7.5, seconds=seconds, decide=False)
+                tree[n].append(res.playouts / (time.perf_counter() - t0))
+            player = players[1]
             t0 = time.perf_counter()
             player.ownership(position, BLACK, 7.5, playouts=10**9, seconds=seconds)
             plain.append(int(player.meta[kp.M_ITER]) / (time.perf_counter() - t0))
         out["boards"][str(size)] = {
-            "playouts_per_second": round(statistics.median(tree)),
+            "playouts_per_second": round(statistics.median(tree[1])),
             "plain_playouts_per_second": round(statistics.median(plain)),
+            "threads": {str(n): round(statistics.median(tree[n])) for n in counts},
         }
     return out
 
@@ -404,7 +415,7 @@ def run_bench(
     if what == "threads":
         return threads_bench(threads, modes, cache_mb, runs)
     if what == "playouts":
-        return playouts_bench(seconds, runs)
+        return playouts_bench(seconds, runs, threads)
     if what == "startup":
         from .startup import startup_bench
 
