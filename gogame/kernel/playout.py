@@ -30,8 +30,11 @@ tree (each with its own work arrays): a node is expanded under a lock in
 its win added on the way back (a virtual loss that sends the other threads
 elsewhere meanwhile).  The caller owns time control.
 
-Not done: superko (simple ko only, from the board kernel), tree reuse
-between moves, pass inside the tree (the caller decides when to pass).
+``subtree_size`` and ``copy_subtree`` let the caller keep the subtree of
+the move played as the next search's tree.
+
+Not done: superko (simple ko only, from the board kernel), pass inside the
+tree (the caller decides when to pass).
 """
 
 import math
@@ -722,6 +725,49 @@ def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, firs
             if first[mv] == mover:
                 stats[c, S_RN] += 1.0
                 stats[c, S_RW] += win
+
+
+@njit(cache=True)
+def subtree_size(links, node, stack):
+    """Nodes in the subtree of ``node``, itself included; ``stack``: int32
+    work space with room for every node in use."""
+    top = 0
+    stack[0] = node
+    n = 0
+    while top >= 0:
+        x = stack[top]
+        top -= 1
+        n += 1
+        f = links[x, 1]
+        if f >= 0:
+            for c in range(f, f + links[x, 2]):
+                top += 1
+                stack[top] = c
+    return n
+
+
+@njit(cache=True)
+def copy_subtree(links, stats, node, links2, stats2, old):
+    """Copy the subtree of ``node`` into ``links2``/``stats2`` with ``node``
+    as node 0, children still contiguous (breadth first); ``old[i]`` gets
+    the old index of new node ``i``.  Returns the nodes copied."""
+    links2[0] = links[node]
+    stats2[0] = stats[node]
+    old[0] = node
+    used = 1
+    i = 0
+    while i < used:
+        f = links[old[i], 1]
+        if f >= 0:
+            k = links[old[i], 2]
+            links2[i, 1] = used
+            for j in range(k):
+                old[used + j] = f + j
+                links2[used + j] = links[f + j]
+                stats2[used + j] = stats[f + j]
+            used += k
+        i += 1
+    return used
 
 
 @njit(cache=True)

@@ -1,7 +1,8 @@
 """The move generator: UCT-RAVE Monte-Carlo search guarded by the tactical reader.
 
 ``Player.search(position, color, komi, last, seconds)`` grows a tree from
-the position (``kernel.playout``) in chunks of playouts until the time is up,
+the position (``kernel.playout``), on ``Player.threads`` threads sharing
+it, in chunks of playouts until the time is up,
 ``should_stop()`` says so, or the best move can no longer be overtaken; it
 returns a ``SearchResult`` with the root moves (real visits and win rates,
 prior visits excluded), the principal variations and the ownership counts.
@@ -33,9 +34,13 @@ prior visits excluded), the principal variations and the ownership counts.
 * resign only when the best win rate is below ``resign_rate`` after at least
   ``resign_playouts`` playouts.
 
+The tree is kept from search to search: when the position follows the
+last search's root by one or two moves the tree holds (same komi and
+patterns), that node's subtree becomes the new tree (``_reroot``), its
+visits counting in the new search's statistics.
+
 Points are (row, col); a pass is None and a resignation the string
-``"resign"``.  Not done: pondering, tree reuse between moves, superko
-inside the tree.
+``"resign"``.  Not done: pondering, superko inside the tree.
 """
 
 from __future__ import annotations
@@ -131,6 +136,8 @@ class Player:
         self._workers = [_Worker()]
         self._pool: ThreadPoolExecutor | None = None
         self.threads = threads
+        self.reuse = True  # grow on the kept subtree of the moves played (``_reroot``)
+        self._kept: tuple | None = None
         self.seed = seed
         self.resign_rate = RESIGN_RATE
         if seed is not None:
@@ -138,18 +145,78 @@ class Player:
 
     # ---------------------------------------------------------- search
     def _reset(self, size, color, last, tree):
-        self.meta[:] = 0
+        """A new tree (just the root) for ``color`` to move after ``last``."""
+        self._kept = None
+        self.links[0] = (PASS, -1, 0)
+        self.stats[0] = 0
         self.meta[kp.M_NODES] = 1
+        self._start(size, color, last, tree)
+
+    def _start(self, size, color, last, tree):
+        """The search's scalars, on a new tree or a kept one."""
+        nodes = self.meta[kp.M_NODES]
+        self.meta[:] = 0
+        self.meta[kp.M_NODES] = nodes
         self.meta[kp.M_COLOR] = color
         self.meta[kp.M_LAST] = last
         self.meta[kp.M_EXPAND] = (2 if size <= 13 else 3) if tree else 1 << 40
         self.meta[kp.M_MAXMOVES] = 3 * size * size
         self.meta[kp.M_PAT_PRIOR] = PATTERN_PRIOR_VISITS if self.patterns else 0
         self.meta[kp.M_PAT_PLAYOUT] = PATTERN_PLAYOUT_RATE if self.patterns else 0
-        self.links[0] = (PASS, -1, 0)
-        self.stats[0] = 0
         for worker in self._workers:
             worker.own[:] = 0
+
+    def _keep(self, position, komi):
+        """Remember the root of the tree just grown (``_reroot`` reads it)."""
+        self._kept = (position.size, list(position.history), float(komi), self.patterns)
+
+    def _reroot(self, position, color, komi, last):
+        """Make the kept tree's node for ``position`` the root, when the
+        position follows the kept root by one or two moves that the tree
+        holds, with the same komi and patterns; False (nothing changed)
+        otherwise.  The root itself is not reused: it got root priors."""
+        if self._kept is None or not self.reuse:
+            return False
+        size, history, kept_komi, patterns = self._kept
+        extra = position.history[len(history) :]
+        if (
+            (size, kept_komi, patterns) != (position.size, float(komi), self.patterns)
+            or not 1 <= len(extra) <= 2
+            or position.history[: len(history)] != history
+        ):
+            return False
+        node, mover = 0, int(self.meta[kp.M_COLOR])
+        for ev in extra:
+            if ev[0] != "move" or ev[2] != mover:
+                return False
+            node = self._child(node, int(ev[1]))
+            if node < 0:
+                return False
+            mover = 3 - mover
+        if mover != color:
+            return False
+        self._graft(node)
+        self._start(size, color, last, True)
+        self._keep(position, komi)
+        return True
+
+    def _child(self, node, move):
+        """The child of ``node`` for ``move``, or -1."""
+        for c in self._children(node):
+            if int(self.links[c, 0]) == move:
+                return c
+        return -1
+
+    def _graft(self, node):
+        """Move ``node``'s subtree to the front of the arrays, as the root."""
+        used = int(self.meta[kp.M_NODES])
+        n = kp.subtree_size(self.links, node, np.empty(used, np.int32))
+        links, stats = np.empty((n, 3), np.int32), np.empty((n, 6), np.float64)
+        kp.copy_subtree(self.links, self.stats, node, links, stats, np.empty(n, np.int32))
+        self.links[:n] = links
+        self.stats[:n] = stats
+        self.links[0, 0] = PASS
+        self.meta[kp.M_NODES] = n
 
     @property
     def threads(self) -> int:
@@ -216,8 +283,14 @@ class Player:
         ``progress(result)`` is called every ``progress_every`` seconds;
         ``decide`` stops early once the best move cannot be overtaken."""
         size = position.size
-        self._reset(size, color, position.pos(last) if last is not None else PASS, True)
-        kp.expand(position.s, self.links, self.stats, self.meta, 0, color, self._pattern_table())
+        last_pos = position.pos(last) if last is not None else PASS
+        if not self._reroot(position, color, komi, last_pos):
+            self._reset(size, color, last_pos, True)
+        if self.links[0, 1] < 0:
+            kp.expand(
+                position.s, self.links, self.stats, self.meta, 0, color, self._pattern_table()
+            )
+        self._keep(position, komi)
         if forbid is not None:
             self._prune_root(position, forbid)
         self._add_priors(priors or {})
@@ -262,8 +335,9 @@ class Player:
         return st[:, kp.S_N] - st[:, kp.S_PN]
 
     def _prune_root(self, position, forbid):
-        """Drop the root's children whose move ``forbid`` rejects; called
-        right after the root is expanded, when no child has children."""
+        """Drop the root's children whose move ``forbid`` rejects.  The kept
+        ones move up (their subtrees stay where they are); the rows freed at
+        the end are not reused."""
         kids = self._children(0)
         keep = [c for c in kids if not forbid(position.pt(int(self.links[c, 0])))]
         if len(keep) == len(kids):
@@ -272,7 +346,6 @@ class Player:
         self.links[first : first + len(keep)] = self.links[keep]
         self.stats[first : first + len(keep)] = self.stats[keep]
         self.links[0, 2] = len(keep)
-        self.meta[kp.M_NODES] = first + len(keep)
 
     def _add_priors(self, priors):
         for c in self._children(0):
@@ -612,8 +685,9 @@ def guard(
 
 def warm_up() -> None:
     """Load every compiled kernel a genmove uses but the reader's (compile
-    them the first time): a tiny genmove on a 9x9 board of its own, the
-    guard's checks beside an own stone, and the superko check's trymove.
+    them the first time): a tiny genmove on a 9x9 board of its own, a
+    second one on the tree kept from it, the guard's checks beside an own
+    stone, and the superko check's trymove.
     The reader has its own (``core.reader.warm_up``).  A cold ``gogame
     gtp`` that loads the reader behind a genmove relies on it: a kernel
     first called then would wait for the reader's compile."""
@@ -622,7 +696,9 @@ def warm_up() -> None:
     position = Position(9)
     position.play("E5", "b")
     position.play("E6", "w")
-    Player(capacity=2000).genmove(position, 1, 7.0, seconds=0.0, max_playouts=1)
+    player = Player(capacity=2000)
+    player.genmove(position, 1, 7.0, seconds=0.0, max_playouts=1)
+    player._graft(0)  # subtree_size and copy_subtree
     guard(position, 1, (4, 3), None)  # D5, beside E5
     if position.trymove((3, 3), 1):
         position.popgo()
