@@ -31,7 +31,8 @@ its win added on the way back (a virtual loss that sends the other threads
 elsewhere meanwhile).  The caller owns time control.
 
 ``subtree_size`` and ``copy_subtree`` let the caller keep the subtree of
-the move played as the next search's tree.
+the move played as the next search's tree, and make room in a full tree by
+dropping the children of little-visited nodes.
 
 Not done: superko (simple ko only, from the board kernel), pass inside the
 tree (the caller decides when to pass).
@@ -727,10 +728,16 @@ def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, firs
                 stats[c, S_RW] += win
 
 
+@njit(cache=True, inline="always")
+def _kept_children(links, stats, x, root, min_visits):
+    """Does node ``x`` keep its children in a copy (see ``copy_subtree``)?"""
+    return links[x, 1] >= 0 and (x == root or stats[x, S_N] >= min_visits)
+
+
 @njit(cache=True)
-def subtree_size(links, node, stack):
-    """Nodes in the subtree of ``node``, itself included; ``stack``: int32
-    work space with room for every node in use."""
+def subtree_size(links, stats, node, stack, min_visits):
+    """Nodes that ``copy_subtree(..., node, ..., min_visits)`` copies;
+    ``stack``: int32 work space with room for every node in use."""
     top = 0
     stack[0] = node
     n = 0
@@ -738,8 +745,8 @@ def subtree_size(links, node, stack):
         x = stack[top]
         top -= 1
         n += 1
-        f = links[x, 1]
-        if f >= 0:
+        if _kept_children(links, stats, x, node, min_visits):
+            f = links[x, 1]
             for c in range(f, f + links[x, 2]):
                 top += 1
                 stack[top] = c
@@ -747,19 +754,26 @@ def subtree_size(links, node, stack):
 
 
 @njit(cache=True)
-def copy_subtree(links, stats, node, links2, stats2, old):
+def copy_subtree(links, stats, node, links2, stats2, old, min_visits):
     """Copy the subtree of ``node`` into ``links2``/``stats2`` with ``node``
     as node 0, children still contiguous (breadth first); ``old[i]`` gets
-    the old index of new node ``i``.  Returns the nodes copied."""
+    the old index of new node ``i``.  A node below ``node`` with fewer than
+    ``min_visits`` visits is copied as a leaf (its children dropped, to be
+    expanded again); the root keeps its children.  Returns the nodes
+    copied."""
     links2[0] = links[node]
     stats2[0] = stats[node]
     old[0] = node
     used = 1
     i = 0
     while i < used:
-        f = links[old[i], 1]
-        if f >= 0:
-            k = links[old[i], 2]
+        o = old[i]
+        if not _kept_children(links, stats, o, node, min_visits):
+            links2[i, 1] = -1
+            links2[i, 2] = 0
+        else:
+            f = links[o, 1]
+            k = links[o, 2]
             links2[i, 1] = used
             for j in range(k):
                 old[used + j] = f + j

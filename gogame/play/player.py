@@ -73,6 +73,7 @@ TACTIC_NODES = 3000  # node limit of each
 URGENT_MARGIN = 0.05  # win rate an urgent capture or save may give up
 PATTERN_PRIOR_VISITS = 10  # prior visits of a new child from its 3x3 pattern
 PATTERN_PLAYOUT_RATE = 800  # per mille of playout moves first tried by pattern
+FULL = 0.85  # share of the tree's capacity that makes room (``_make_room``)
 
 
 _NO_PATTERNS = np.ones(1, np.float32)
@@ -207,16 +208,34 @@ class Player:
                 return c
         return -1
 
-    def _graft(self, node):
-        """Move ``node``'s subtree to the front of the arrays, as the root."""
+    def _graft(self, node, min_visits=0.0):
+        """Move ``node``'s subtree to the front of the arrays, as the root,
+        dropping the children of nodes below it with fewer than
+        ``min_visits`` visits (``kernel.playout.copy_subtree``)."""
         used = int(self.meta[kp.M_NODES])
-        n = kp.subtree_size(self.links, node, np.empty(used, np.int32))
+        stack = np.empty(used, np.int32)
+        n = kp.subtree_size(self.links, self.stats, node, stack, min_visits)
         links, stats = np.empty((n, 3), np.int32), np.empty((n, 6), np.float64)
-        kp.copy_subtree(self.links, self.stats, node, links, stats, np.empty(n, np.int32))
+        kp.copy_subtree(self.links, self.stats, node, links, stats, stack, min_visits)
         self.links[:n] = links
         self.stats[:n] = stats
         self.links[0, 0] = PASS
         self.meta[kp.M_NODES] = n
+
+    def _make_room(self):
+        """When the tree is over ``FULL`` of its capacity, drop the children
+        of the least visited nodes until it is at most half full: their
+        statistics are lost and they grow again when visited.  The root's
+        children are always kept."""
+        cap = self.links.shape[0]
+        if self.meta[kp.M_NODES] <= FULL * cap:
+            return
+        used = int(self.meta[kp.M_NODES])
+        stack = np.empty(used, np.int32)
+        t = float(self.meta[kp.M_EXPAND]) + 1.0
+        while kp.subtree_size(self.links, self.stats, 0, stack, t) > cap // 2:
+            t *= 2.0
+        self._graft(0, t)
 
     @property
     def threads(self) -> int:
@@ -299,6 +318,7 @@ class Player:
         next_progress = start + (progress_every or 0)
         while self.links[0, 2] > 0:
             self._run(position, komi, chunk)
+            self._make_room()
             now = time.perf_counter()
             done = int(self.meta[kp.M_ITER])
             if max_playouts is not None and done >= max_playouts:

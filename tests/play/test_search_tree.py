@@ -56,7 +56,7 @@ def well_formed(player, position):
 def test_a_shared_tree_stays_well_formed_and_counts_every_iteration(threads):
     position = diagrams.position(CAPTURE)
     player = Player(capacity=200_000, seed=5, threads=threads)
-    res = player.search(position, BLACK, 7.5, max_playouts=3000, decide=False)
+    res = player.search(position, BLACK, 7.5, max_playouts=3000, decide=False, seconds=600)
     iterations = int(player.meta[kp.M_ITER])
     assert res.playouts == iterations >= 3000
     assert iterations % threads == 0  # each thread ran whole chunks
@@ -112,7 +112,7 @@ def test_changing_threads_keeps_searching():
     player = Player(capacity=100_000, seed=2, threads=2)
     for n in (2, 1, 3):
         player.threads = n
-        res = player.search(position, WHITE, 7.5, max_playouts=200, decide=False)
+        res = player.search(position, WHITE, 7.5, seconds=600, max_playouts=200, decide=False)
         assert res.playouts >= 200 and res.playouts % n == 0
     assert player.threads == 3
 
@@ -125,8 +125,14 @@ def _stats_by_move(player, node):
     }
 
 
+def _stats_only(player_or_rows, node=None):
+    """{move: stats row} of ``_stats_by_move(player, node)`` or of its result."""
+    rows = player_or_rows if node is None else _stats_by_move(player_or_rows, node)
+    return {m: st for m, (_, st) in rows.items()}
+
+
 def _grow(player, position, color, komi=7.5, playouts=3000):
-    return player.search(position, color, komi, max_playouts=playouts, decide=False)
+    return player.search(position, color, komi, seconds=600, max_playouts=playouts, decide=False)
 
 
 def _reply_in_tree(player, node):
@@ -231,8 +237,50 @@ def test_superko_prunes_a_kept_root_and_keeps_its_subtrees():
     best = _reply_in_tree(player, theirs)
     banned = position.pt(int(player.links[best, 0]))
     res = player.search(
-        position, BLACK, 7.5, max_playouts=300, decide=False, forbid=lambda pt: pt == banned
+        position,
+        BLACK,
+        7.5,
+        seconds=600,
+        max_playouts=300,
+        decide=False,
+        forbid=lambda pt: pt == banned,
     )
     assert banned not in [m.move for m in res.moves]
     assert all(int(player.links[c, 0]) != position.pos(banned) for c in player._children(0))
+    well_formed(player, position)
+
+
+def test_a_full_tree_makes_room_and_keeps_the_root_and_busy_nodes():
+    """Dropping the children of little-visited nodes: the root's children
+    keep their statistics, a node with enough visits keeps its children,
+    the tree ends at most half full and stays well formed."""
+    position = diagrams.position(CAPTURE)
+    player = Player(capacity=40_000, seed=9)
+    _grow(player, position, BLACK, playouts=2000)
+    assert int(player.meta[kp.M_NODES]) > 0.5 * 40_000
+    root_kids = _stats_by_move(player, 0)
+    busy = _reply_in_tree(player, 0)
+    busy_move, busy_kids = int(player.links[busy, 0]), _stats_by_move(player, busy)
+    player._graft(0, 1 + player.stats[busy, kp.S_N])  # everything below busy's visits goes
+    assert _stats_only(player, 0) == _stats_only(root_kids)
+    again = player._child(0, busy_move)
+    assert player.links[again, 1] < 0  # fewer visits than asked: a leaf again
+    player2 = Player(capacity=40_000, seed=9)
+    _grow(player2, position, BLACK, playouts=2000)
+    player2._graft(0, player2.stats[busy, kp.S_N])
+    assert _stats_only(player2, player2._child(0, busy_move)) == _stats_only(busy_kids)
+    well_formed(player2, position)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_long_search_in_a_small_tree_keeps_growing(threads):
+    position = diagrams.position(CAPTURE)
+    player = Player(capacity=20_000, seed=10, threads=threads)
+    made_room, graft = [], player._graft
+    player._graft = lambda node, t=0.0: made_room.append(t) or graft(node, t)
+    res = _grow(player, position, BLACK, playouts=6000)
+    assert made_room and min(made_room) > 0  # room was made
+    assert res.playouts >= 6000
+    assert int(player.meta[kp.M_NODES]) <= 20_000
+    assert player.stats[0, kp.S_N] >= 0.98 * res.playouts
     well_formed(player, position)
