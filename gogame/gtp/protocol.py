@@ -110,6 +110,7 @@ class InputReader:
         self._pending = 0
         self._lock = threading.Lock()
         self.thread = None
+        self.ended = False  # the end of input was read
 
     def _next(self):
         """Read and classify one line; None at the end of input."""
@@ -127,6 +128,7 @@ class InputReader:
         while True:
             item = self._next()
             if item is None:
+                self.ended = True
                 self.lines.put(None)
                 return
             text, _, blank = item
@@ -154,7 +156,7 @@ class InputReader:
 
     def waiting(self) -> bool:
         self.watch()
-        return self._pending > 0
+        return self._pending > 0 or self.ended
 
     def interrupted(self) -> bool:
         self.watch()

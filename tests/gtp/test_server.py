@@ -103,6 +103,15 @@ def test_end_of_input_without_quit_exits_cleanly():
     assert res.returncode == 0 and res.stdout == b""
 
 
+def test_analysis_stops_at_the_end_of_input():
+    """A client that closes stdin during lz-analyze: the search stops and
+    the process exits (it used to analyse on, for up to 1e9 seconds)."""
+    res = gogame_gtp(input_bytes=b"boardsize 9\nclear_board\nlz-analyze b 50\n", timeout=90)
+    assert res.returncode == 0
+    parts = res.stdout.decode().split("\n")
+    assert parts[:4] == ["= ", "", "= ", ""] and parts[4] == "= "
+
+
 def test_stdout_carries_responses_only_and_logs_go_to_stderr(tmp_path):
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;SZ[9];B[ee];W[ee])")
