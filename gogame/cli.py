@@ -196,7 +196,7 @@ def _add_bench(sub):
         type=_thread_list,
         default=[1, 2],
         metavar="1,2,4",
-        help="threads: thread counts to time (default 1,2)",
+        help="threads, playouts: thread counts to time (default 1,2)",
     )
     p.add_argument(
         "--parallel",
