@@ -16,9 +16,10 @@ commands are listed too).  The gfx commands answer GoGui's gfx language:
 
 ``gogame-param`` is GoGui's ``param`` type: without arguments one ``[type]
 key value`` line per setting (level, depth_offset, node_limit, cache_mb,
-hash, threads, move_seconds, resign_rate); ``gogame-param key value`` sets
-one.  A new cache size, scheme or thread count makes a new reader (and an
-empty cache); depths and limits carry over.  Not done: live gfx
+hash, threads, move_seconds, resign_rate, rules, patterns, dynamic_komi);
+``gogame-param key value`` sets one.  A new cache size, scheme or thread
+count makes a new reader (and an empty cache); depths and limits carry
+over.  Not done: live gfx
 (``gogui-gfx:`` on stderr) during genmove.
 """
 
@@ -179,6 +180,7 @@ class AnalyzeCommands:
             ("string", "resign_rate", _num(s.player.resign_rate)),
             ("list/chinese/japanese", "rules", s.rules),
             ("list/on/off", "patterns", "on" if s.patterns else "off"),
+            ("list/on/off", "dynamic_komi", "on" if s.dynamic_komi else "off"),
         ]
 
     def cmd_gogame_param(self, args: list[str]) -> str:
@@ -215,6 +217,8 @@ class AnalyzeCommands:
             s.rules = options.rules(value)
         elif key == "patterns":
             s.patterns = options.on_off(value)
+        elif key == "dynamic_komi":
+            s.dynamic_komi = options.on_off(value)
         elif key == "resign_rate":
             x = float(value)
             if not 0 <= x <= 1:

@@ -32,7 +32,8 @@ prior visits excluded), the principal variations and the ownership counts.
   that would repeat an earlier board; they are left out of the root (the
   tree below may still play them) and so are never chosen;
 * resign only when the best win rate is below ``resign_rate`` after at least
-  ``resign_playouts`` playouts.
+  ``resign_playouts`` playouts, and not while a handicap game's dynamic
+  komi (``dynamic_komi``, given by the session) is still in force.
 
 The tree is kept from search to search: when the position follows the
 last search's root by one or two moves the tree holds (same komi and
@@ -45,6 +46,7 @@ Points are (row, col); a pass is None and a resignation the string
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +70,8 @@ Priors = dict[int, tuple[float, float]]  # kernel point -> (visits, win rate)
 
 DEFAULT_MOVE_SECONDS = 1.0
 RESIGN_RATE = 0.05
+KOMI_PER_STONE = 7.0  # dynamic komi: points a handicap stone is worth at first
+KOMI_MOVES_19 = 200  # ... falling to none by this move on 19x19 (by area elsewhere)
 TACTIC_CALLS = 8  # reader questions per move at most
 TACTIC_NODES = 3000  # node limit of each
 URGENT_MARGIN = 0.05  # win rate an urgent capture or save may give up
@@ -459,10 +463,13 @@ class Player:
         forbid: Callable[[Point], bool] | None = None,
         progress: Callable[[SearchResult], object] | None = None,
         progress_every: float | None = None,
+        extra_komi: float = 0.0,
     ) -> Decision:
         """A ``Decision`` for ``color`` (see the module docstring);
         ``forbid``: the moves that superko forbids, ``progress`` and
-        ``progress_every``: as for ``search``."""
+        ``progress_every``: as for ``search``; ``extra_komi``: added to
+        ``komi`` for the search only (``dynamic_komi``), and no resignation
+        while it is not 0."""
         if not any_move(position, color):
             return Decision(None, "no move but own eyes")
         urgent = []
@@ -472,7 +479,7 @@ class Player:
         res = self.search(
             position,
             color,
-            komi,
+            komi + extra_komi,
             last,
             seconds,
             should_stop,
@@ -487,6 +494,7 @@ class Player:
         min_playouts = 1500 if position.size <= 9 else 800
         if (
             not cleanup
+            and extra_komi == 0.0
             and res.winrate < self.resign_rate
             and res.playouts >= min_playouts
             and len(position.moves()) >= position.size
@@ -553,6 +561,22 @@ class _Worker:
             self.path,
             pat,
         )
+
+
+def dynamic_komi(size: int, handicap: int, moves: int) -> float:
+    """Komi to add for the search in a handicap game (Pachi's linear dynamic
+    komi, Baudis 2011): ``KOMI_PER_STONE`` a handicap stone at the first
+    move, falling linearly to 0 by move ``KOMI_MOVES_19`` on 19x19 (in
+    proportion to the area on other sizes); 0 without handicap.  In White's
+    favour whoever plays: White, behind by the stones, is not driven to
+    despair by win rates near 0, and Black, ahead, not to slack moves by
+    win rates near 1.  Whole points, so that the kept tree (same komi
+    only) survives most moves.  The result and the pass decisions keep the
+    real komi."""
+    if handicap < 2:
+        return 0.0
+    horizon = KOMI_MOVES_19 * size * size / 361
+    return float(math.floor(KOMI_PER_STONE * handicap * max(0.0, 1.0 - moves / horizon)))
 
 
 # ---------------------------------------------------------------- tactics

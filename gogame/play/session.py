@@ -136,6 +136,7 @@ class Engine:
         self.komi = float(komi)
         self.rules = "chinese"  # final_score's counting: options.RULES
         self._patterns = True  # the player's 3x3 patterns (``patterns``)
+        self.dynamic_komi = True  # in handicap games (``extra_komi``)
         # None, or whether the reader's kernels are ready: until then genmove
         # plays without them rather than wait for their compile (gogame gtp)
         self.reader_ready: Callable[[], bool] | None = None
@@ -460,6 +461,7 @@ class Engine:
             forbid=lambda pt: not self.superko_ok(color, pt, boards),
             progress=progress,
             progress_every=progress_every,
+            extra_komi=self.extra_komi(),
         )
         decision = self.superko_checked(decision, color, boards)
         if commit:
@@ -470,6 +472,15 @@ class Engine:
             else:
                 self.play(color, decision.move)
         return decision
+
+    def extra_komi(self) -> float:
+        """The search's dynamic komi in a handicap game (``dynamic_komi``
+        on; ``player.dynamic_komi``), 0 otherwise."""
+        if not self.dynamic_komi:
+            return 0.0
+        from .player import dynamic_komi
+
+        return dynamic_komi(self.size, self.handicap, len(self.position.moves()))
 
     def superko_checked(
         self, decision: Decision, color: int, boards: set | None = None
