@@ -16,7 +16,8 @@ commands are listed too).  The gfx commands answer GoGui's gfx language:
 
 ``gogame-param`` is GoGui's ``param`` type: without arguments one ``[type]
 key value`` line per setting (level, depth_offset, node_limit, cache_mb,
-hash, threads, move_seconds, resign_rate, rules, patterns, dynamic_komi);
+hash, threads, move_seconds, resign_rate, rules, patterns, dynamic_komi,
+ponder);
 ``gogame-param key value`` sets one.  A new cache size, scheme or thread
 count makes a new reader (and an empty cache); depths and limits carry
 over.  Not done: live gfx
@@ -181,6 +182,7 @@ class AnalyzeCommands:
             ("list/chinese/japanese", "rules", s.rules),
             ("list/on/off", "patterns", "on" if s.patterns else "off"),
             ("list/on/off", "dynamic_komi", "on" if s.dynamic_komi else "off"),
+            ("list/on/off", "ponder", "on" if s.pondering else "off"),
         ]
 
     def cmd_gogame_param(self, args: list[str]) -> str:
@@ -219,6 +221,8 @@ class AnalyzeCommands:
             s.patterns = options.on_off(value)
         elif key == "dynamic_komi":
             s.dynamic_komi = options.on_off(value)
+        elif key == "ponder":
+            s.pondering = options.on_off(value)
         elif key == "resign_rate":
             x = float(value)
             if not 0 <= x <= 1:

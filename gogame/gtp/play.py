@@ -86,7 +86,21 @@ class PlayCommands:
             raise GtpError("cannot generate a move inside trymove")
         decision = session.genmove(color, should_stop=self._interrupted, **kw)
         self._log_decision(decision)
+        self._ponder_next = kw.get("commit", True) and decision.move != "resign"
         return "resign" if decision.move == "resign" else format_gtp(decision.move)
+
+    _ponder_next = False  # a genmove played: ponder before the next command
+
+    def idle(self) -> None:
+        """Called by ``serve`` before it waits for a command: right after a
+        genmove that played, with pondering on, search the position for the
+        opponent until a command waits (``Engine.ponder``)."""
+        if not self._ponder_next:
+            return
+        self._ponder_next = False
+        if self.input is not None and self.session.pondering:
+            n = self.session.ponder(self._input_waiting)
+            self.log(f"gogame: pondered {n} playouts")
 
     def _log_decision(self, decision):
         res = decision.result

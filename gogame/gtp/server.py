@@ -4,8 +4,9 @@
 thread (``prewarm``), so ``name``, ``protocol_version`` and
 ``list_commands`` are answered before numba loads; ``serve`` answers
 commands in order, one flushed response each, until ``quit`` or the end
-of input.  A client that goes away silences stdout; the process ends at
-once after ``quit`` (``_exit_now``).
+of input; between them the engine may ponder (``--ponder on``).  A client
+that goes away silences stdout; the process ends at once after ``quit``
+(``_exit_now``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def serve(
     engine.input, engine.out = source, write
     try:
         while not engine.disconnect and not gone:
+            engine.idle()  # pondering, after a genmove, until input waits
             item = source.get()
             if item is None:
                 break
@@ -138,6 +140,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="on|off",
         help="the player's 3x3 patterns from recorded games (default on)",
     )
+    parser.add_argument(
+        "--ponder",
+        type=options.argtype(options.on_off),
+        default=False,
+        metavar="on|off",
+        help="after its move, think on the opponent's time until the next command (default off)",
+    )
     return parser
 
 
@@ -159,6 +168,7 @@ def run(
         session.autosave = getattr(args, "sgf_autosave", None)
         session.rules = getattr(args, "rules", "chinese")
         session.patterns = getattr(args, "patterns", True)
+        session.pondering = getattr(args, "ponder", False)
         seconds = getattr(args, "move_seconds", None)
         if seconds:
             session.clock.default = seconds

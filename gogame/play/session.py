@@ -126,6 +126,7 @@ class Settings:
 
 DEFAULT_CACHE_MB = 8.0
 SCORE_SECONDS = 4.0  # time cap of the playouts behind final_score
+PONDER_SECONDS = 600.0  # the longest ponder (``Engine.ponder``)
 
 
 class Engine:
@@ -137,6 +138,7 @@ class Engine:
         self.rules = "chinese"  # final_score's counting: options.RULES
         self._patterns = True  # the player's 3x3 patterns (``patterns``)
         self.dynamic_komi = True  # in handicap games (``extra_komi``)
+        self.pondering = False  # think on the opponent's time (``ponder``)
         # None, or whether the reader's kernels are ready: until then genmove
         # plays without them rather than wait for their compile (gogame gtp)
         self.reader_ready: Callable[[], bool] | None = None
@@ -472,6 +474,30 @@ class Engine:
             else:
                 self.play(color, decision.move)
         return decision
+
+    def ponder(self, should_stop: Callable[[], bool], seconds: float = PONDER_SECONDS) -> int:
+        """Search the position for the side to move until ``should_stop()``
+        or ``seconds``, so that the next genmove, after the opponent's
+        move, starts from that move's subtree (the player's kept tree).
+        Nothing when the game is over or inside trymove.  Returns the
+        playouts run; the position is unchanged."""
+        from .player import any_move
+
+        if self.position.stackp or self.result or self.game_over():
+            return 0
+        if not any_move(self.position, self.to_move):
+            return 0
+        last = self.last_move()
+        res = self.player.search(
+            self.position,
+            self.to_move,
+            self.komi + self.extra_komi(),
+            last[0] if last else None,
+            seconds=seconds,
+            should_stop=should_stop,
+            decide=False,
+        )
+        return res.playouts
 
     def extra_komi(self) -> float:
         """The search's dynamic komi in a handicap game (``dynamic_komi``
