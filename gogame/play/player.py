@@ -41,7 +41,8 @@ patterns), that node's subtree becomes the new tree (``_reroot``), its
 visits counting in the new search's statistics.
 
 Points are (row, col); a pass is None and a resignation the string
-``"resign"``.  Not done: pondering, superko inside the tree.
+``"resign"``.  Not done: superko inside the tree, progressive widening.
+(Pondering is the session's: ``Engine.ponder`` searches on the kept tree.)
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ class Decision:
 
 
 class Player:
-    """Search arrays for one thread, reused from move to move."""
+    """The search tree and each thread's work arrays, kept from move to move."""
 
     def __init__(
         self,
