@@ -30,8 +30,11 @@ def test_bench_cache_json(capsys):
 def test_bench_playouts_reports_every_board_size():
     from gogame.tools.bench import playouts_bench
 
-    result = playouts_bench(seconds=0.05, runs=1)
+    result = playouts_bench(seconds=0.05, runs=1, threads=(2,))
     assert set(result["boards"]) == {"9", "13", "19"}
     for figures in result["boards"].values():
         assert figures["playouts_per_second"] > 0
         assert figures["plain_playouts_per_second"] > 0
+        assert set(figures["threads"]) == {"1", "2"}  # one thread always, as the base
+        assert figures["threads"]["1"] == figures["playouts_per_second"]
+        assert figures["threads"]["2"] > 0
