@@ -214,26 +214,33 @@ def helpers():
     return [t for t in threading.enumerate() if t.name.startswith("gogame-read-")]
 
 
-def ended(before):
-    """Whether the helper threads are back to ``before`` within 10 s of the
-    last reference to their reader going."""
+def new_helpers(before):
+    """The helper threads alive now that were not in ``before`` (a set):
+    helpers of earlier tests' readers may still be ending meanwhile."""
+    return [t for t in helpers() if t not in before]
+
+
+def ended(threads):
+    """Whether ``threads`` have all ended within 10 s of the last reference
+    to their reader going."""
     gc.collect()
     deadline = time.monotonic() + 10
-    while len(helpers()) > before and time.monotonic() < deadline:
+    while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
         time.sleep(0.01)
-    return len(helpers()) == before
+    return not any(t.is_alive() for t in threads)
 
 
 def test_helper_threads_start_once_and_end_with_the_reader():
-    before = len(helpers())
+    before = set(helpers())
     problems = small_problems(2)
     reader = Reader(threads=3, serial_first=0, cache=ReadingCache(4))
-    assert len(helpers()) == before  # none until a question needs them
+    assert new_helpers(before) == []  # none until a question needs them
     for q, p in problems:
         ask(reader, q, p)
-    assert len(helpers()) == before + 2 and reader.parallel_reads == 2
+    mine = new_helpers(before)
+    assert len(mine) == 2 and reader.parallel_reads == 2
     del reader
-    assert ended(before)
+    assert ended(mine)
 
 
 # ------------------------------- a position's questions on the threads
@@ -373,10 +380,11 @@ def test_read_many_with_a_node_limit_reports_aborted():
 
 
 def test_helpers_of_a_batch_reader_end_with_it():
-    before = len(helpers())
+    before = set(helpers())
     p, stones = batch_cases()[0]
     reader = Reader(threads=3, cache=ReadingCache(4))
     reader.examine_strings(p, stones)
-    assert len(helpers()) == before + 2
+    mine = new_helpers(before)
+    assert len(mine) == 2
     del reader
-    assert ended(before)
+    assert ended(mine)
