@@ -10,9 +10,7 @@ that gives at least two liberties and, with ``policy.F_ESCAPE``, a simple
 ladder does not then take it); with ``policy.F_LADDER``, atari the last
 move's string when it has two liberties and a simple ladder takes it; with
 ``policy.F_NAKADE``, the vital point of a three-point eye space the last
-move's colour encloses beside it (``kernel.policy``; the rules in force are
-bits in the state header, ``policy.features``); otherwise a uniformly
-random legal move
+move's colour encloses beside it; otherwise a uniformly random legal move
 that neither fills an own eye-like point nor puts a string of two or more
 stones into atari.  With no such move the side passes.  With patterns on,
 ``meta[M_PAT_PLAYOUT]`` per mille of the moves that no urgent reply takes
@@ -21,7 +19,10 @@ its 3x3 square) in proportion to their 3x3 pattern weights
 (``pattern.code3x3``; weights below ``PAT_MIN`` left out), under the
 random move's no-eye-fill and no-self-atari rule; the random move follows
 when none is playable.  The weights also give new tree nodes prior visits
-(``meta[M_PAT_PRIOR]`` of them, ``_prior``).
+(``meta[M_PAT_PRIOR]`` of them, ``_prior``).  The ``F_*`` rules live in
+``kernel.policy``; which are in force is a set of bits in the state header
+(``policy.features``; by default escape and ladder, the two that won games
+at a fixed number of playouts, see docs/player.md).
 
 The tree lives in numpy arrays made by ``new_tree``: ``links[node] = (move,
 first child, child count)`` (first child -1 while not expanded) and

@@ -8,8 +8,8 @@ state, a full kernel state at trymove depth 0:
   state itself (``LADDER_PLY`` plies, ``LADDER_NODES`` ataris at most);
   the defender only extends, and escapes when it could capture an
   attacking string in atari instead (counted as a failed ladder);
-* ``escape_works``: an atari escape (an extension to two liberties) that
-  such a ladder does not capture at once;
+* ``escape_works``: an atari escape (an extension) that leaves three
+  liberties or more, or two that such a ladder does not take;
 * ``lone_self_atari``: a lone stone put in atari (capturing nothing) whose
   liberty leads out of an eye space, which random moves may then skip;
 * ``nakade_point``: the middle point of a three-point empty region next to
@@ -17,10 +17,11 @@ state, a full kernel state at trymove depth 0:
   the vital point of its eye space.
 
 Which rules a playout uses is a set of ``F_*`` bits kept in the state's
-header (``H_POLICY``: the bits + 1, 0 meaning ``DEFAULT_FEATURES``), so a
-root position carries it into the search and every work copy
-(``set_features``).  Not done: ladders with ko or with the defender's
-counter-ataris, eye spaces of four or more points, seki.
+header (``H_POLICY``: the bits + 1, 0 meaning ``DEFAULT_FEATURES``, escape
+and ladder: the rules that won games at a fixed number of playouts, see
+docs/player.md), so a root position carries it into the search and every
+work copy (``set_features``).  Not done: ladders with ko or with the
+defender's counter-ataris, eye spaces of four or more points, seki.
 """
 
 from numba import njit
@@ -46,7 +47,7 @@ F_LADDER = 2  # atari the last move's two-liberty string when a ladder takes it
 F_NAKADE = 4  # play the vital point of a three-point eye space by the last move
 F_SELFATARI = 8  # no lone-stone self-atari outside a two-point eye space
 F_ALL = F_ESCAPE | F_LADDER | F_NAKADE | F_SELFATARI
-DEFAULT_FEATURES = F_ESCAPE | F_LADDER | F_NAKADE
+DEFAULT_FEATURES = F_ESCAPE | F_LADDER
 
 LADDER_PLY = 40  # deepest trymove a ladder reading makes
 LADDER_NODES = 60  # ataris one reading may try
