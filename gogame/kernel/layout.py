@@ -44,6 +44,7 @@ H_MARKGEN = 8  # scratch mark generation, not journaled
 H_CHECK = 9  # check_hashing: 1 = after every move/popgo
 H_HASHERR = 10  # 0, or 1 + the move (PASS = 0) whose check failed
 H_HASHWHERE = 11  # 1 = after a move, 2 = after a popgo
+H_POLICY = 12  # playout policy features + 1 (0: the default; kernel.policy)
 HEADER = 16
 
 PLYMARK = HEADER

@@ -6,7 +6,11 @@ on it with ``board.play`` until both sides pass, then scores by area: stones
 plus empty points whose neighbours are all one colour.  Playout policy, in
 order: capture the string the last move left in atari; save an own string in
 atari next to the last move (capture a neighbour in atari, else extend when
-that gives at least two liberties); otherwise a uniformly random legal move
+that gives at least two liberties and, with ``policy.F_ESCAPE``, a simple
+ladder does not then take it); with ``policy.F_LADDER``, atari the last
+move's string when it has two liberties and a simple ladder takes it; with
+``policy.F_NAKADE``, the vital point of a three-point eye space the last
+move's colour encloses beside it; otherwise a uniformly random legal move
 that neither fills an own eye-like point nor puts a string of two or more
 stones into atari.  With no such move the side passes.  With patterns on,
 ``meta[M_PAT_PLAYOUT]`` per mille of the moves that no urgent reply takes
@@ -15,7 +19,10 @@ its 3x3 square) in proportion to their 3x3 pattern weights
 (``pattern.code3x3``; weights below ``PAT_MIN`` left out), under the
 random move's no-eye-fill and no-self-atari rule; the random move follows
 when none is playable.  The weights also give new tree nodes prior visits
-(``meta[M_PAT_PRIOR]`` of them, ``_prior``).
+(``meta[M_PAT_PRIOR]`` of them, ``_prior``).  The ``F_*`` rules live in
+``kernel.policy``; which are in force is a set of bits in the state header
+(``policy.features``; by default escape and ladder, the two that won games
+at a fixed number of playouts, see docs/player.md).
 
 The tree lives in numpy arrays made by ``new_tree``: ``links[node] = (move,
 first child, child count)`` (first child -1 while not expanded) and
@@ -67,6 +74,18 @@ from .layout import (
     WHITE,
 )
 from .pattern import code3x3
+from .policy import (
+    F_ESCAPE,
+    F_LADDER,
+    F_NAKADE,
+    F_SELFATARI,
+    LADDER_HW,
+    escape_works,
+    features,
+    ladder_attack,
+    lone_self_atari,
+    nakade_point,
+)
 
 # meta fields
 M_NODES = 0  # nodes in use
@@ -256,9 +275,13 @@ def _capture_next_to(s, o, color):
 
 
 @njit(cache=True)
-def urgent_move(s, color, last):
+def urgent_move(s, color, last, hw, keys, feats, budget, buf):
     """The policy's reply to ``last``: capture it if in atari, else save an
-    own string it put in atari; PASS when there is none."""
+    own string it put in atari (with ``F_ESCAPE`` not by an extension a
+    ladder takes); then, as ``feats`` say, the atari of a ladder that takes
+    the last move's string (``F_LADDER``) and the vital point of a
+    three-point eye space beside it (``F_NAKADE``); PASS when there is
+    none.  ``hw``, ``budget``, ``buf``: ``kernel.policy`` work arrays."""
     if last == PASS or s[COLOR + last] == EMPTY:
         return PASS
     w = s[H_W]
@@ -277,8 +300,19 @@ def urgent_move(s, color, last):
         if mv != PASS:
             return mv
         lib = s[LIBS + o * MAXLIBS]
-        if legal(s, lib, color, False) and libs_after(s, lib, color) >= 2:
+        if feats & F_ESCAPE:
+            if escape_works(s, hw, keys, lib, color, budget):
+                return lib
+        elif legal(s, lib, color, False) and libs_after(s, lib, color) >= 2:
             return lib
+    if s[COLOR + last] != other:
+        return PASS
+    if feats & F_LADDER and _nlib(s, last) == 2:
+        mv = ladder_attack(s, hw, keys, last, color, budget)
+        if mv != PASS:
+            return mv
+    if feats & F_NAKADE:
+        return nakade_point(s, color, last, buf)
     return PASS
 
 
@@ -309,13 +343,14 @@ def _swap(empt, eidx, i, j):
 
 
 @njit(cache=True)
-def random_move(s, color, empt, eidx, n):
-    """A uniformly random ``playable`` point among the ``n`` listed, or PASS."""
+def random_move(s, color, empt, eidx, n, feats):
+    """A uniformly random ``playable`` point among the ``n`` listed (with
+    ``F_SELFATARI`` in ``feats`` not a ``lone_self_atari``), or PASS."""
     m = n
     while m > 0:
         j = np.random.randint(0, m)
         p = empt[j]
-        if playable(s, p, color):
+        if playable(s, p, color) and not (feats & F_SELFATARI and lone_self_atari(s, p, color)):
             return p
         _swap(empt, eidx, j, m - 1)
         m -= 1
@@ -323,11 +358,11 @@ def random_move(s, color, empt, eidx, n):
 
 
 @njit(cache=True)
-def pattern_move(s, color, last, pat, cand, wts):
+def pattern_move(s, color, last, pat, cand, wts, feats):
     """A ``playable`` empty neighbour (of the eight) of ``last`` drawn in
     proportion to its 3x3 pattern weight ``pat[code]``, among those weighing
     at least ``PAT_MIN``; PASS when there is none.  ``cand``/``wts``: work
-    arrays of 8."""
+    arrays of 8; ``feats``: as for ``random_move``."""
     if last == PASS:
         return PASS
     w = s[H_W]
@@ -360,7 +395,7 @@ def pattern_move(s, color, last, pat, cand, wts):
             j += 1
             acc += wts[j]
         q = cand[j]
-        if playable(s, q, color):
+        if playable(s, q, color) and not (feats & F_SELFATARI and lone_self_atari(s, q, color)):
             return q
         total -= wts[j]
         n -= 1
@@ -407,12 +442,16 @@ def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat
     cap = seq.shape[0]
     cand = np.zeros(8, np.int64)
     wts = np.zeros(8, np.float64)
+    feats = features(s)
+    lhw = np.zeros(LADDER_HW, np.uint64)
+    budget = np.zeros(1, np.int64)
+    buf = np.zeros(4, np.int64)
     while passes < 2 and moves < maxmoves:
-        mv = urgent_move(s, color, last)
+        mv = urgent_move(s, color, last, lhw, keys, feats, budget, buf)
         if mv == PASS and pat_rate > 0 and np.random.randint(0, 1000) < pat_rate:
-            mv = pattern_move(s, color, last, pat, cand, wts)
+            mv = pattern_move(s, color, last, pat, cand, wts, feats)
         if mv == PASS:
-            mv = random_move(s, color, empt, eidx, n)
+            mv = random_move(s, color, empt, eidx, n, feats)
         if mv == PASS:
             passes += 1
         else:
