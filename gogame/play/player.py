@@ -514,14 +514,16 @@ class Player:
     def _guarded_choice(self, position, color, res, reader, urgent=()):
         """The first of the most visited moves that passes ``guard``; an
         urgent tactical move (a capture or save of 2+ stones the reader
-        found) is preferred while its win rate is within URGENT_MARGIN."""
+        found) is preferred while its win rate is within URGENT_MARGIN of
+        the best's, plus two standard errors of its own (few visits measure
+        a win rate loosely: a capture in a won game was dropped for one)."""
         by_move = {m.move: m for m in res.moves}
         for pt in urgent:
             m = by_move.get(position.pt(pt))
             if (
                 m is not None
                 and m.visits >= 10
-                and m.winrate >= res.winrate - URGENT_MARGIN
+                and m.winrate >= res.winrate - URGENT_MARGIN - 2 * _std_error(m)
                 and guard(position, color, m.move, reader)
             ):
                 return m.move
@@ -578,6 +580,12 @@ def dynamic_komi(size: int, handicap: int, moves: int) -> float:
         return 0.0
     horizon = KOMI_MOVES_19 * size * size / 361
     return float(math.floor(KOMI_PER_STONE * handicap * max(0.0, 1.0 - moves / horizon)))
+
+
+def _std_error(m: RootMove) -> float:
+    """The standard error of a root move's win rate over its visits."""
+    q = min(max(m.winrate, 0.0), 1.0)
+    return math.sqrt(q * (1.0 - q) / max(m.visits, 1))
 
 
 # ---------------------------------------------------------------- tactics
