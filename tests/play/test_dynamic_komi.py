@@ -46,9 +46,14 @@ class Recorder(Player):
 
 
 def engine_with(handicap):
+    """A 19x19 session, komi 0.5, ``handicap`` stones, then 40 passes (so
+    resigning is allowed), whose player is a ``Recorder``."""
     e = Engine(size=19, komi=0.5)
     if handicap:
         e.fixed_handicap(handicap)
+    for _ in range(20):
+        e.play(BLACK, None)
+        e.play(WHITE, None)
     rec = Recorder(capacity=1000)
     rec.komis = []
     e._player = rec
@@ -57,9 +62,6 @@ def engine_with(handicap):
 
 def test_the_session_searches_a_handicap_game_with_more_komi_and_does_not_resign():
     e, rec = engine_with(4)
-    for _ in range(20):
-        e.play(BLACK, None)
-        e.play(WHITE, None)
     decision = e.genmove(WHITE, seconds=0.01, commit=False)
     assert rec.komis == [0.5 + dynamic_komi(19, 4, 40)] and rec.komis[0] > 20
     assert decision.move != "resign"
@@ -70,8 +72,5 @@ def test_the_session_searches_a_handicap_game_with_more_komi_and_does_not_resign
 
 def test_an_even_game_keeps_its_komi():
     e, rec = engine_with(0)
-    for _ in range(20):
-        e.play(BLACK, None)
-        e.play(WHITE, None)
     decision = e.genmove(BLACK, seconds=0.01, commit=False)
     assert rec.komis == [0.5] and decision.move == "resign"

@@ -141,16 +141,24 @@ def _reply_in_tree(player, node):
     return max(kids, key=lambda c: player.stats[c, kp.S_N])
 
 
+def _two_moves_down(player, position):
+    """Play the tree's most visited expanded move and reply on ``position``
+    (Black, then White); -> their nodes in the tree."""
+    mine = _reply_in_tree(player, 0)
+    theirs = _reply_in_tree(player, mine)
+    position.play(position.pt(int(player.links[mine, 0])), BLACK)
+    position.play(position.pt(int(player.links[theirs, 0])), WHITE)
+    return mine, theirs
+
+
 def test_the_subtree_of_two_moves_becomes_the_next_root_unchanged():
     position = diagrams.position(CAPTURE)
     player = Player(capacity=300_000, seed=4)
     _grow(player, position, BLACK)
-    mine = _reply_in_tree(player, 0)
-    theirs = _reply_in_tree(player, mine)
+    theirs = _reply_in_tree(player, _reply_in_tree(player, 0))
     expect = _stats_by_move(player, theirs)
     visits = player.stats[theirs, kp.S_N]
-    position.play(position.pt(int(player.links[mine, 0])), BLACK)
-    position.play(position.pt(int(player.links[theirs, 0])), WHITE)
+    _two_moves_down(player, position)
     assert player._reroot(position, BLACK, 7.5, PASS)
     assert _stats_by_move(player, 0) == expect
     assert player.stats[0, kp.S_N] == visits
@@ -163,11 +171,8 @@ def test_a_search_after_two_moves_grows_the_kept_tree():
     position = diagrams.position(CAPTURE)
     player = Player(capacity=300_000, seed=4, threads=2)
     _grow(player, position, BLACK)
-    mine = _reply_in_tree(player, 0)
-    theirs = _reply_in_tree(player, mine)
+    _, theirs = _two_moves_down(player, position)
     kept = player.stats[theirs, kp.S_N]
-    position.play(position.pt(int(player.links[mine, 0])), BLACK)
-    position.play(position.pt(int(player.links[theirs, 0])), WHITE)
     res = _grow(player, position, BLACK, playouts=500)
     assert player.stats[0, kp.S_N] >= kept + 0.98 * res.playouts
     assert sum(m.visits for m in res.moves) > res.playouts  # the kept visits count
@@ -230,10 +235,7 @@ def test_superko_prunes_a_kept_root_and_keeps_its_subtrees():
     position = diagrams.position(CAPTURE)
     player = Player(capacity=300_000, seed=8)
     _grow(player, position, BLACK)
-    mine = _reply_in_tree(player, 0)
-    theirs = _reply_in_tree(player, mine)
-    position.play(position.pt(int(player.links[mine, 0])), BLACK)
-    position.play(position.pt(int(player.links[theirs, 0])), WHITE)
+    _, theirs = _two_moves_down(player, position)
     best = _reply_in_tree(player, theirs)
     banned = position.pt(int(player.links[best, 0]))
     res = player.search(
