@@ -4,9 +4,10 @@ Modules: ``layout`` (the state array and the padded 1-D geometry),
 ``zobrist`` (the two key tables and from-scratch hashing), ``board``
 (strings, captures, ko, trymove/popgo through the change stack), ``cache``
 (the reading cache; ``pages`` allocates its table on huge-page
-boundaries), ``reading`` (attack and defence), ``abdada`` (the
-currently-searching table of parallel reading), ``pattern`` (3x3 pattern
-codes) and ``playout`` (the player).
+boundaries), ``komaster`` (who may take which ko while reading),
+``reading`` (attack and defence), ``abdada`` (the currently-searching
+table of parallel reading), ``pattern`` (3x3 pattern codes) and
+``playout`` (the player).
 
 The board, cache, reading and ABDADA functions are compiled with
 ``_nrt=False``: they allocate nothing, and without numba's reference

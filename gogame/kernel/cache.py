@@ -135,14 +135,15 @@ def _mix(x):
 @njit(cache=True, _nrt=False, inline="always")
 def question_word(routine, target, komaster, kom_pos, stackp, settings):
     """Pack the question fields (not the position) into one word: routine 3
-    bits, target 10, komaster 2, kom_pos 10, stackp 10, settings 18."""
+    bits, target 10, komaster 3 (its kind), kom_pos 10, stackp 10,
+    settings 17 (12 used): below bit 53, where ``full`` keeps the ko point."""
     return (
         np.int64(routine)
         | (np.int64(target) << 3)
         | (np.int64(komaster) << 13)
-        | (np.int64(kom_pos) << 15)
-        | (np.int64(stackp) << 25)
-        | (np.int64(settings) << 35)
+        | (np.int64(kom_pos) << 16)
+        | (np.int64(stackp) << 26)
+        | (np.int64(settings) << 36)
     )
 
 

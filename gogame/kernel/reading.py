@@ -23,7 +23,7 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   2. ``_arrange``: ordering (``_order``, ``_killer_first``) and try limits
      by depth (``_max_tries``);
   3. the move loop: ``_step`` names the next move, ``_try`` plays it
-     (``_play``: ko moves under the komaster rule), the recursive call
+     (``_play``: ``komaster.trymove``, GNU Go's scheme), the recursive call
      reads it one ply down, ``popgo`` takes it back, ``_better`` keeps the
      best; the owner's lazy ladder reads of neighbours come late
      (``_lazy_ladders``, ``_ladder_worth``, ``_insert_captures``);
@@ -46,11 +46,11 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_reread``; one recursive call site for both: numba re-infers ``_read``
   at each site).  See docs/threads.md.
 
-Not done: the "gray" komaster states, semeai and eye-space evaluation, and
-GNU Go's move-ordering heuristics (so another winning move may be named).
-No generator for edge clamps and hane, throw-ins (the owner's self-ataris
-are only let through ``_order``), nets (geta), loose ladders, snapbacks
-(only recognised after a capture: ``_snapback``) or eye-shape points.
+Not done: semeai and eye-space evaluation, and GNU Go's move-ordering
+heuristics (so another winning move may be named).  No generator for edge
+clamps and hane, throw-ins (the owner's self-ataris are only let through
+``_order``), nets (geta), loose ladders, snapbacks (only recognised after
+a capture: ``_snapback``) or eye-shape points.
 """
 
 import numpy as np
@@ -59,6 +59,7 @@ from numba import njit
 from . import abdada as ab
 from . import board as kb
 from . import cache as kc
+from . import komaster as km
 from .layout import (
     BLACK,
     BORDER,
@@ -943,11 +944,11 @@ def _snapback(s, m, taken):
 @njit(cache=True, _nrt=False)
 def _capture_code(s, m, komaster, owner, taken):
     """The attacker's code for the capture of ``taken`` stones just made at
-    ``m``: 0 into a snapback, KO_A when the owner may retake a ko (the
-    komaster state allows it), WIN otherwise."""
+    ``m``: 0 into a snapback, KO_A when it is a ko capture and the attacker
+    is not komaster (GNU Go's attack1), WIN otherwise."""
     if _snapback(s, m, taken):
         return 0
-    if s[H_KO] != PASS and (komaster == EMPTY or komaster == owner):
+    if s[H_KO] != PASS and km.kind(komaster) != 3 - owner:
         return KO_A
     return WIN
 
@@ -983,19 +984,13 @@ def _capture_wins(s, lib, color):
 
 @njit(cache=True, _nrt=False)
 def _play(s, hw, keys, ctx, m, color, komaster, stackp):
-    """Play candidate ``m``: 1 played, 2 played as a conditional ko capture
-    (komaster rules allow it), 0 not playable."""
-    if kb.trymove(s, hw, keys, m, color):
+    """Play candidate ``m`` under the komaster scheme (``kernel/komaster``;
+    conditional ko captures up to ``ko_depth``): (played, komaster after).
+    played 1: played, 2: played as a conditional ko capture, 0: not."""
+    played, kom = km.trymove(s, hw, keys, komaster, m, color, stackp <= ctx[C_KODEPTH])
+    if played != 0:
         ctx[C_TRYMOVES] += 1
-        return 1
-    if (
-        (komaster == EMPTY or komaster == color)
-        and stackp <= ctx[C_KODEPTH]
-        and kb.tryko(s, hw, keys, m, color)
-    ):
-        ctx[C_TRYMOVES] += 1
-        return 2
-    return 0
+    return played, kom
 
 
 @njit(cache=True, _nrt=False)
@@ -1203,7 +1198,12 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     _forget_counts(mv, ply)
     use_cache = meta[kc.M_CAPACITY] > 0
     q = kc.question_word(
-        (1 if attack else 2) + 2 * ctx[C_LADDER], target, komaster, 0, stackp, ctx[C_SETTINGS]
+        (1 if attack else 2) + 2 * ctx[C_LADDER],
+        target,
+        km.kind(komaster),
+        km.kom_pos(komaster),
+        stackp,
+        ctx[C_SETTINGS],
     )
     if use_cache:
         kc.prefetch(table, meta, hw, q)  # loads while the shortcuts run
@@ -1412,14 +1412,13 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     mine = s[COLOR + target]
     color = 3 - mine if attack else mine
     lost = s[H_CAPT + mine]  # the owner's stones captured so far
-    played = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), i64(s[H_STACKP]))
+    played, kom = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), i64(s[H_STACKP]))
     if played == 0:
         return np.int64(0), beta, komaster, np.int64(-1)
     if played == 2 and lo >= KO_B:  # a conditional ko win scores at most KO_B
         kb.popgo(s, hw, keys)
         return np.int64(0), beta, komaster, np.int64(-1)
     hi = min(beta, KO_B) if played == 2 else beta
-    kom = np.int64(color if played == 2 else komaster)
     code = np.int64(-1)
     if attack and s[COLOR + target] == EMPTY:
         code = np.int64(_capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost))
@@ -1617,10 +1616,9 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
     if mine != BLACK and mine != WHITE:
         return 0
     color = 3 - mine if attack else mine
-    played = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), i64(s[H_STACKP]))
+    played, kom = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), i64(s[H_STACKP]))
     if played == 0:
         return 0
-    kom = color if played == 2 else EMPTY
     if attack and s[COLOR + target] == EMPTY:
         code = WIN  # even into a snapback, as GNU Go answers
         if s[H_KO] != PASS and played == 1:

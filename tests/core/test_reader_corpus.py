@@ -23,12 +23,10 @@ CORPUS = ROOT / "tests" / "data" / "problems"
 INDEX = json.loads((CORPUS / "index.json").read_text())
 PROVEN = [e for e in INDEX if e["proven"]["status"] == "proven"]
 KNOWN = {
-    # proven 3 R7 (the attacker wins a ko it needs threats for), GNU Go 3 R7;
-    # the reader answers 0: its komaster scheme lacks GNU Go's weak-ko states
-    "gnugo-l1-19x19-s301-m190-Q7-attack.sgf": "the reader misses a KO_B capture",
     # proven 2 (a capture by a ko the attacker takes first), the reader
     # answers 3 (only a ko it needs threats for): GNU Go answers 1 G17 and
-    # 3 B16 there; the reader's ko codes are #19's komaster work
+    # 3 B16 there.  GNU Go's komaster scheme (kernel/komaster.py) fixed a
+    # third, s301 m190 Q7 (proven 3, the reader had answered 0)
     "gnugo-l1-19x19-s1913-m230-K19-attack.sgf": "the reader answers KO_B where KO_A is proven",
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
 }

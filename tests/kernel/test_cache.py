@@ -69,16 +69,16 @@ Q = int(kc.question_word(1, 60, 0, 0, 0, 777))
 @given(
     routine=st.integers(0, 7),
     target=st.integers(0, 1023),
-    komaster=st.integers(0, 3),
+    komaster=st.integers(0, 7),
     kom_pos=st.integers(0, 1023),
     stackp=st.integers(0, 1023),
-    settings_id=st.integers(0, (1 << 18) - 1),
+    settings_id=st.integers(0, (1 << 17) - 1),
 )
 def test_question_word_fields_do_not_overlap(
     routine, target, komaster, kom_pos, stackp, settings_id
 ):
     q = int(kc.question_word(routine, target, komaster, kom_pos, stackp, settings_id))
-    assert (q & 7, q >> 3 & 1023, q >> 13 & 3, q >> 15 & 1023, q >> 25 & 1023, q >> 35) == (
+    assert (q & 7, q >> 3 & 1023, q >> 13 & 7, q >> 16 & 1023, q >> 26 & 1023, q >> 36) == (
         routine,
         target,
         komaster,
