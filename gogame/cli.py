@@ -264,10 +264,13 @@ def _add_regress(sub):
 
 
 def _mine_report(args):
-    from .tools.mine import ReportError, format_report, load_index, report
+    from .tools.mine import ReportError, format_report, load_index, reask, report
 
     try:
-        rep = report(load_index(args.report))
+        index = load_index(args.report)
+        if args.reask:
+            index = reask(index, args.report)
+        rep = report(index)
     except ReportError as e:
         print(f"gogame mine: error: {e}", file=sys.stderr)
         return 2
@@ -282,6 +285,8 @@ def _mine(args, parser=None):
         if args.games:
             parser.error("--report reads a corpus: give no games")
         return _mine_report(args)
+    if args.reask:
+        parser.error("--reask goes with --report")
     if not args.games:
         parser.error("the following arguments are required: GAME.sgf")
     from .tools.jobs import ExecutionError, want_progress
@@ -328,6 +333,11 @@ def _add_mine(sub):
         "--report",
         metavar="DIR",
         help="no mining: how often gogame and GNU Go agree with the proofs of DIR/index.json",
+    )
+    p.add_argument(
+        "--reask",
+        action="store_true",
+        help="with --report: ask this version's reader again instead of the recorded answers",
     )
     p.add_argument(
         "--every",

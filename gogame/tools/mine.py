@@ -31,6 +31,8 @@ without GNU Go.
 nothing: it reads ``DIR/index.json`` and, over the problems with a proven
 answer, grades gogame's and GNU Go's answers (``grade``): the code is
 judged by ``consistent``; a move counts only when it is the proof's move.
+With ``--reask`` (``reask``) gogame's answers are asked again of this
+version's reader instead of read from the index.
 """
 
 from __future__ import annotations
@@ -603,6 +605,35 @@ def load_index(folder: str | os.PathLike) -> list[dict]:
                 f"{path}: problem {k} lacks question, proven, gogame, gnugo or category"
             )
     return index
+
+
+def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -> list[dict]:
+    """The index with gogame's answer to every proven problem asked again of
+    this version's reader (a fresh reader and cache a problem, as
+    tests/core/test_reader_corpus.py asks), so that the report judges the
+    reader of today, not the one that mined the corpus.  Unproven problems
+    keep their recorded answers; GNU Go's are never asked again."""
+    from ..core.reader import Reader
+    from ..core.reading_cache import ReadingCache
+    from ..core.sgfio import load_game
+
+    out = []
+    for e in index:
+        if e["proven"]["status"] == "proven":
+            reader = Reader(cache=ReadingCache(cache_mb))
+            ask = reader.attack if e["question"] == "attack" else reader.find_defense
+            try:
+                game = load_game(os.path.join(folder, e["file"]))
+                position = Position(game.size)
+                apply_game(game, position)
+                code, move = ask(position, e["vertex"])
+            except (OSError, SgfError, ValueError) as err:
+                msg = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise ReportError(f"cannot ask {e['file']} again: {msg}") from None
+            answer = {"code": code, "move": _vertex(code, move), "nodes": reader.nodes}
+            e = {**e, "gogame": answer}
+        out.append(e)
+    return out
 
 
 def grade(question: str, proven: dict, answer: dict | None) -> str | None:

@@ -12,6 +12,7 @@ from sgfmill import sgf
 from gogame import cli
 from gogame.core.position import Position
 from gogame.core.reader import Reader
+from gogame.core.reading_cache import ReadingCache
 from gogame.core.sgfio import apply_game, load_game
 from gogame.tools import mine
 from tests.helpers.gnugo import needs_gnugo
@@ -439,3 +440,54 @@ def test_corpus_report_agrees_with_the_index():
     assert sum(t["proven"] for c, t in rep["categories"].items() if c != "all") == len(proven)
     for w in rep["wrong"]:
         assert (CORPUS / w["file"]).is_file() and w["proven"] is not None
+
+
+def test_reask_judges_the_reader_of_today(tmp_path, capsys):
+    """--reask replaces the recorded answers of proven problems by the
+    reader's answers now; unproven ones keep theirs."""
+    proven = [e for e in json.loads((CORPUS / "index.json").read_text()) if e["proven"]["code"]]
+    unproven = next(
+        e for e in json.loads((CORPUS / "index.json").read_text()) if e["proven"]["code"] is None
+    )
+    picked = proven[:3] + [unproven]
+    for e in picked:
+        (tmp_path / e["file"]).write_bytes((CORPUS / e["file"]).read_bytes())
+    stale = [{**e, "gogame": answer(0)} for e in picked]  # recorded: all wrong
+    (tmp_path / "index.json").write_text(json.dumps(stale))
+    assert cli.main(["mine", "--report", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["categories"]["all"]["gogame_correct"] == 0
+    again = mine.reask(stale, tmp_path)
+    for e, new in zip(picked, again, strict=True):
+        if e is unproven:
+            assert new["gogame"] == answer(0)
+            continue
+        position = Position(load_game(tmp_path / e["file"]).size)
+        apply_game(load_game(tmp_path / e["file"]), position)
+        reader = Reader(cache=ReadingCache(1))
+        ask = reader.attack if e["question"] == "attack" else reader.find_defense
+        code, move = ask(position, e["vertex"])
+        assert (new["gogame"]["code"], new["gogame"]["move"]) == (code, mine._vertex(code, move))
+    assert cli.main(["mine", "--report", str(tmp_path), "--reask", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep == mine.report(again)
+    right = [
+        mine.consistent(e["question"], e["proven"]["code"], e["gogame"]["code"]) for e in again[:3]
+    ]
+    assert rep["categories"]["all"]["gogame_correct"] == sum(right) > 0
+
+
+def test_reask_of_a_bad_problem_exits_2(tmp_path, capsys):
+    entry = next(e for e in json.loads((CORPUS / "index.json").read_text()) if e["proven"]["code"])
+    (tmp_path / "index.json").write_text(json.dumps([entry]))  # its SGF is missing
+    assert cli.main(["mine", "--report", str(tmp_path), "--reask"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gogame mine: error: cannot ask {entry['file']} again") and (
+        err.count("\n") == 1
+    )
+
+
+def test_reask_needs_report(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["mine", str(GAME), "--out", "/nonexistent", "--reask"])
+    assert e.value.code == 2
+    assert "--reask goes with --report" in capsys.readouterr().err
