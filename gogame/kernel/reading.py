@@ -31,11 +31,12 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 * Generators, one a tactic, each with its diagram (the "generators"
   section): liberties ``_add_liberties_of``, second-order liberties
   ``_add_second_order``, ``_add_connections``, backfilling
-  ``_add_backfills``, ``_add_friend_approaches``; the attacker saving its
-  own neighbours ``_add_attacker_saves`` (``_add_save``,
-  ``_add_far_race``); break-chain ``_add_break_chain`` (``_add_capture``,
-  ``_add_chain_atari``, race moves ``_add_race_moves`` and
-  ``_add_race_liberties``); ``_add_friend_rescues``; ``_add_tenuki``.
+  ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
+  ``_add_friend_approaches``; the attacker saving its own neighbours
+  ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
+  ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``, race moves
+  ``_add_race_moves`` and ``_add_race_liberties``);
+  ``_add_friend_rescues``; ``_add_tenuki``.
   Their scores, liberty limits and the try limits are the tunables
   (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
 * Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
@@ -359,6 +360,43 @@ def _add_backfills(s, mv, sc, ply, n, o, maxlibs, score):
 
 
 @njit(cache=True, _nrt=False)
+def _add_ko_backfills(s, mv, sc, ply, n, o, score):
+    """Against a lone stone in atari that the attacker takes only by a ko
+    (or into a snapback): the liberties the owner would have by filling
+    its liberty, when they are five or fewer (GNU Go's attack1
+    backfilling), each unless it is a self-atari for the attacker.  Taken
+    first, they shorten the string the owner's fill would join, so that
+    filling no longer saves the stone (x: the ko point)::
+
+        * O x O X .
+        * O O X X .
+        . * * . . .
+
+    Not: the back-captures of GNU Go's attack1 (its break-chain moves
+    come from ``_add_attacker_saves``)."""
+    if s[NLIB + o] != 1 or s[NSTONES + o] != 1:
+        return n
+    lib = i64(_lib(s, o, 0))
+    owner = i64(s[COLOR + o])
+    attacker = 3 - owner
+    if _capture_wins(s, lib, attacker) or kb.libs_after(s, lib, owner, 6) > 5:
+        return n
+    w = s[H_W]
+    seen0 = seen1 = o  # each friend string once
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        f = s[ORIGIN + q]
+        if s[COLOR + q] != owner or f == o or f == seen0 or f == seen1:
+            continue
+        seen1 = seen0
+        seen0 = f
+        for k in range(min(s[NLIB + f], MAXLIBS)):
+            m = _lib(s, f, k)
+            if m != lib and kb.libs_after(s, m, attacker, 2) >= 2:
+                n = _add(mv, sc, ply, n, m, score)
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _add_friend_approaches(s, mv, sc, ply, n, o, score):
     """Friend approaches: the second-order liberties of the owner's
     two-liberty strings that touch a liberty of ``o``: they stop the friend
@@ -633,6 +671,9 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
         n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
+    # one liberty, a ko: fill the owner's liberties around it first
+    if libs == 1 and stackp <= ctx[C_BACKFILL]:
+        n = _add_ko_backfills(s, mv, sc, ply, i64(n), i64(o), i64(SC_BACKFILL))
     # two liberties: a liberty the attacker cannot fill safely -> fill its own first
     if libs == 2 and stackp <= ctx[C_BACKFILL]:
         n = _add_backfills(s, mv, sc, ply, i64(n), i64(o), i64(BACKFILL_LIBS), i64(SC_BACKFILL))
@@ -1141,9 +1182,9 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     root names its move).  Returns (move, nk): nk the attacker's neighbour
     strings, listed in mv[ply, NBR:] when needed here, else -1."""
     if attack and libs == 1:
-        lib = _lib(s, o, 0)
-        if _capture_wins(s, lib, color):
-            return np.int64(lib), np.int64(-1)
+        lib = i64(_lib(s, o, 0))
+        if _capture_wins(s, lib, i64(color)):
+            return lib, np.int64(-1)
     if attack or ply <= 0:
         return np.int64(PASS), np.int64(-1)
     safe = _safe_libs(ctx, stackp + 1)

@@ -23,11 +23,11 @@ CORPUS = ROOT / "tests" / "data" / "problems"
 INDEX = json.loads((CORPUS / "index.json").read_text())
 PROVEN = [e for e in INDEX if e["proven"]["status"] == "proven"]
 KNOWN = {
-    # proven 2 (a capture by a ko the attacker takes first), the reader
-    # answers 3 (only a ko it needs threats for): GNU Go answers 1 G17 and
-    # 3 B16 there.  GNU Go's komaster scheme (kernel/komaster.py) fixed a
-    # third, s301 m190 Q7 (proven 3, the reader had answered 0)
-    "gnugo-l1-19x19-s1913-m230-K19-attack.sgf": "the reader answers KO_B where KO_A is proven",
+    # proven 2 B16 (a capture by a ko the attacker takes first); the reader
+    # and GNU Go both answer 3 B16 (a ko the attacker needs threats for).
+    # Fixed since: s301 m190 Q7 by GNU Go's komaster scheme
+    # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
+    # (reading._add_ko_backfills)
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
 }
 

@@ -230,3 +230,28 @@ def test_tenuki_is_a_pass_scored_last():
     _, mv, sc, _ = kr.new_context()
     n = kr._add_tenuki(mv, sc, 0, 0)
     assert n == 1 and mv[0, 0] == PASS and sc[0, 0] == kr.SC_TENUKI
+
+
+# White's lone D5, in atari at C5, which Black takes only by a ko; filling
+# C5 would join White's B5-B4-C4 (liberties A5, A4, B3, C3; A5 a
+# self-atari for Black).
+KO_STONE = """
+. O . O X
+. O O X X
+. . . . .
+. . . . .
+. . . . .
+"""
+
+
+def test_ko_backfills_shorten_the_string_the_fill_would_join():
+    p, _, mv, sc = _setup(KO_STONE)
+    o = _origin(p, "D5")
+    n = kr._add_ko_backfills(p.s, mv, sc, 0, 0, o, kr.SC_BACKFILL)
+    assert _listed(p, mv, n) == {"A4", "B3", "C3"}  # not the ko point, not A5
+    assert _score(p, mv, sc, n, "B3") == kr.SC_BACKFILL
+
+
+def test_no_ko_backfills_when_the_capture_wins():
+    p, _, mv, sc = _setup(KO_STONE.replace(". O . O X\n. O O", ". O . O X\n. O ."))
+    assert kr._add_ko_backfills(p.s, mv, sc, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
