@@ -133,21 +133,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="S",
         help="thinking time per move without time settings (default 1)",
     )
-    parser.add_argument(
-        "--patterns",
-        type=options.argtype(options.on_off),
-        default=True,
-        metavar="on|off",
-        help="the player's 3x3 patterns from recorded games (default on)",
-    )
-    parser.add_argument(
+    _on_off(parser, "--patterns", True, "the player's 3x3 patterns from recorded games")
+    _on_off(
+        parser,
         "--ponder",
-        type=options.argtype(options.on_off),
-        default=False,
-        metavar="on|off",
-        help="after its move, think on the opponent's time until the next command (default off)",
+        False,
+        "after its move, think on the opponent's time until the next command",
     )
     return parser
+
+
+def _on_off(parser: argparse.ArgumentParser, flag: str, default: bool, what: str) -> None:
+    """An ``on|off`` option; its help ends with the default."""
+    parser.add_argument(
+        flag,
+        type=options.argtype(options.on_off),
+        default=default,
+        metavar="on|off",
+        help=f"{what} (default {'on' if default else 'off'})",
+    )
 
 
 def run(

@@ -308,13 +308,13 @@ class Player:
         ``decide`` stops early once the best move cannot be overtaken."""
         size = position.size
         last_pos = position.pos(last) if last is not None else PASS
-        if not self._reroot(position, color, komi, last_pos):
+        if not self._reroot(position, color, komi, last_pos):  # it keeps the new root
             self._reset(size, color, last_pos, True)
+            self._keep(position, komi)
         if self.links[0, 1] < 0:
             kp.expand(
                 position.s, self.links, self.stats, self.meta, 0, color, self._pattern_table()
             )
-        self._keep(position, komi)
         if forbid is not None:
             self._prune_root(position, forbid)
         self._add_priors(priors or {})
