@@ -31,7 +31,10 @@ The session (``engine.Engine``, which loads numba) is created lazily; ``main``
 starts it on a background thread so that ``name``, ``protocol_version`` and
 ``list_commands`` are answered before the kernel is loaded; that thread
 also loads the reading and playout kernels before it hands the session
-over, so no command pays for them.  Extensions:
+over, so no command pays for them.  When they must be compiled instead,
+``attack`` and ``defend`` are answered meanwhile by the stand-in reader
+(``standin``: the same reader run by the Python interpreter in a child
+process).  Extensions:
 ``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
 """
 
@@ -42,14 +45,16 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import gtp as pygtp
 
 from .. import __version__
+from ..core import options
 from ..core.coords import Point, format_vertices
 from .analyze import AnalyzeCommands
+from .client import EngineError
 from .play import PlayCommands
 from .protocol import (
     FLOAT_RE,
@@ -63,10 +68,20 @@ from .protocol import (
     preprocess,
 )
 from .prove import ProveCommands
+from .standin import StandIn, interpreted
 
 if TYPE_CHECKING:
     from ..play.session import Engine, Settings
 
+
+# commands answered before the session exists (the kernels need not load)
+SESSION_FREE = frozenset(
+    ("name", "version", "protocol_version", "list_commands", "known_command", "quit")
+)
+
+# commands that change how the reader reads: the stand-in reader, started
+# with the command line's settings, is closed by any of them
+READING_SETTINGS = frozenset(("increase_depths", "decrease_depths", "gogame-param"))
 
 # commands of a game, not of analysis: when one of them waits for the first
 # session of a cold start, the playouts compile before the reader
@@ -91,7 +106,15 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     # command name prefixes whose first underscore is a dash in GTP
     DASHED = ("gogame_", "gogui_", "kgs_", "gg_", "lz_", "kata_")
 
-    def __init__(self, session=None, factory=None, name="gogame", version=__version__, log=None):
+    def __init__(
+        self,
+        session=None,
+        factory=None,
+        name="gogame",
+        version=__version__,
+        log=None,
+        stand_in: Sequence[str] | None = None,
+    ):
         self._name = name
         self._version = version
         self.disconnect = False
@@ -101,6 +124,10 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self._warm_thread = None
         self.asking = None  # the command being run
         self._log = log
+        # the stand-in reader's ``gogame gtp`` options; None: never started
+        self._stand_in_options = None if stand_in is None else tuple(stand_in)
+        self.stand_in: StandIn | None = None
+        self._stand_in_nodes = 0  # read by the stand-in since the counter's reset
         self.commands = {}
         self.streaming = set()  # commands answered as a stream (lz-analyze)
         for attr in dir(self):
@@ -124,7 +151,8 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         needs them: the playouts first when it plays (``PLAYING``), the
         reader first otherwise.  Until the reader is ready, genmove plays
         without the reader's priors and checks rather than wait for its
-        compile."""
+        compile, and ``attack`` and ``defend`` go to the stand-in reader
+        (``standin``), started first when the reader must compile."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
@@ -133,9 +161,15 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         def work() -> None:
             behind: tuple[str, ...] = ()
             try:
+                if interpreted():  # a stand-in itself: nothing to compile or load
+                    box["session"] = self._factory()
+                    return
+                cached = _cached_groups()
+                if "reader" not in cached:
+                    self._start_stand_in()
                 _skip_optional_probes()
                 session = box["session"] = self._factory()
-                before, behind = warm_plan(_cached_groups(), self.asking in PLAYING)
+                before, behind = warm_plan(cached, self.asking in PLAYING)
                 if "reader" in behind:
                     session.reader_ready = reading.is_set
                 _warm_kernels(before)
@@ -149,6 +183,49 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
         thread.start()
+
+    def _start_stand_in(self) -> None:
+        """Start the stand-in reader (``standin``) when it was asked for;
+        without it reading questions wait for the compile."""
+        if self._stand_in_options is None or options.cores() < 2:
+            return  # on one core the child would only slow the compile down
+        try:
+            self.stand_in = StandIn.start(self._stand_in_options)
+        except EngineError as e:
+            self.log(f"gogame: no stand-in reader: {e}")
+
+    def close_stand_in(self) -> None:
+        stand_in, self.stand_in = self.stand_in, None
+        if stand_in is not None:
+            stand_in.close()
+
+    def _reader_ready(self) -> bool:
+        """True once the session is handed over with a compiled reader."""
+        session = self._session
+        return session is not None and (session.reader_ready is None or session.reader_ready())
+
+    def _stand_in_answer(self, name: str, args: list[str]) -> str | None:
+        """The stand-in's answer to a reading question while the compiled
+        reader is not ready, else None (the compiled reader answers)."""
+        stand_in = self.stand_in
+        if stand_in is None:
+            return None
+        session = self.session
+        ready = session.reader_ready
+        if ready is None or ready():
+            self.close_stand_in()
+            return None
+        if session.position.stackp:  # trymoves are not in the SGF
+            return None
+        got = stand_in.ask(session.printsgf(), " ".join([name, *args]), ready)
+        if got is None:
+            self.close_stand_in()
+            return None
+        ok, text, nodes = got
+        self._stand_in_nodes += nodes
+        if not ok:
+            raise GtpError(text)
+        return text
 
     def finish_prewarm(self, timeout: float | None = None) -> None:
         """Wait for the start-up thread (session and kernels) to end."""
@@ -234,6 +311,13 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     def _run(self, cmd_id, name, handler, args):
         self.asking = name  # read by the start-up thread (see prewarm)
+        if self._warm is not None and name not in SESSION_FREE:
+            # wait for the start-up thread's session before the command
+            # imports anything: two threads importing numba at once can
+            # deadlock in its circular imports
+            self.session  # noqa: B018
+        if self.stand_in is not None and (name in READING_SETTINGS or self._reader_ready()):
+            self.close_stand_in()  # it would read with the old settings, or is not needed
         session = self._session
         before = (session.position, session.position.stackp) if session is not None else (None, 0)
         try:
@@ -324,6 +408,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     def cmd_quit(self, args: list[str]) -> str:
         self.disconnect = True
+        self.close_stand_in()
         return ""
 
     # ----------------------------------------------------- board setup
@@ -465,10 +550,18 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         return answer
 
     def cmd_attack(self, args: list[str]) -> str:
-        return _result(*self.read_checked(self.session.attack, self.parse_stone(args)))
+        pt = self.parse_stone(args)
+        answer = self._stand_in_answer("attack", args[:1])
+        if answer is not None:
+            return answer
+        return _result(*self.read_checked(self.session.attack, pt))
 
     def cmd_defend(self, args: list[str]) -> str:
-        return _result(*self.read_checked(self.session.find_defense, self.parse_stone(args)))
+        pt = self.parse_stone(args)
+        answer = self._stand_in_answer("defend", args[:1])
+        if answer is not None:
+            return answer
+        return _result(*self.read_checked(self.session.find_defense, pt))
 
     def cmd_ladder_attack(self, args: list[str]) -> str:
         pt = self.parse_stone(args)
@@ -503,10 +596,11 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     def cmd_reset_reading_node_counter(self, args: list[str]) -> str:
         self.session.reader.nodes = 0
+        self._stand_in_nodes = 0
         return ""
 
     def cmd_get_reading_node_counter(self, args: list[str]) -> str:
-        return str(int(self.session.reader.nodes))
+        return str(int(self.session.reader.nodes) + self._stand_in_nodes)
 
     def cmd_reset_trymove_counter(self, args: list[str]) -> str:
         self.session.reader.trymoves = 0
@@ -577,6 +671,7 @@ def _skip_optional_probes() -> None:
 # the kernel groups the start-up thread loads, each with its entry point:
 # the group is in numba's cache when its entry point is
 GROUP_ENTRY = {
+    "loading": "board.play_sequence",  # loadsgf, play, undo
     "reader": "reading.read_string",
     "moves": "reading.read_after",  # does_attack, does_defend
     "playouts": "playout.search",
@@ -594,12 +689,13 @@ def _cached_groups() -> set[str]:
 def warm_plan(cached: set[str], playing: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(loaded before the session is handed over, compiled behind it): the
     cached groups the waiting command needs first (the reader; the
-    playouts too when it plays), and every group not cached, the playouts
-    first when it plays.  Cached groups left out load when first used
+    playouts too when it plays), and every group not cached: the loading
+    kernels (``loadsgf``, ``undo``) first, or the playouts then the loading
+    kernels when it plays.  Cached groups left out load when first used
     (``read_after`` in 25 ms, the playouts in 50 ms): loaded behind, they
     would slow the first commands down, as the loading thread takes the
     GIL too."""
-    order = ("playouts", "reader", "moves") if playing else ("reader", "moves", "playouts")
+    order = ("playouts", "loading", "reader", "moves") if playing else KERNELS
     first = {"reader", "playouts"} if playing else {"reader"}
     before = tuple(g for g in order if g in first and g in cached)
     behind = tuple(g for g in order if g not in cached)
@@ -614,10 +710,12 @@ def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = Non
     run beside it."""
     try:
         from ..core import reader
-        from ..play import player
+        from ..play import player, session
 
         for group in groups:
-            if group == "reader":
+            if group == "loading":
+                session.warm_up_loading()
+            elif group == "reader":
                 reader.warm_up(moves=False)
             elif group == "moves":
                 reader.warm_up_moves()

@@ -140,6 +140,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         False,
         "after its move, think on the opponent's time until the next command",
     )
+    _on_off(
+        parser,
+        "--stand-in",
+        True,
+        "while numba compiles the reader, answer attack and defend with the "
+        "same reader run by the Python interpreter in a child process",
+    )
     return parser
 
 
@@ -178,13 +185,24 @@ def run(
             session.clock.default = seconds
         return session
 
-    engine = GtpEngine(factory=factory)
+    engine = GtpEngine(factory=factory, stand_in=_stand_in_options(args))
     engine.prewarm()
     status = serve(engine, stdin, stdout)
     if stdin is None and stdout is None:
         _exit_now(status)
     engine.finish_prewarm(timeout=60)  # in-process: never return while it is importing
     return status
+
+
+def _stand_in_options(args: argparse.Namespace) -> list[str] | None:
+    """The stand-in reader's options (those that change what it reads), or
+    None with ``--stand-in off``."""
+    if not getattr(args, "stand_in", False):
+        return None
+    argv = ["--level", str(args.level), "--hash", args.hash, "--hash-bits", str(args.hash_bits)]
+    if args.cache_mb is not None:
+        argv += ["--cache-mb", str(args.cache_mb)]
+    return argv
 
 
 def _exit_now(status):

@@ -17,11 +17,15 @@ weaker memory orders.
   success);
 * ``prefetch(arr, i)``: a hint to bring the element's cache line in for
   reading soon; it changes nothing.
+
+Under ``NUMBA_DISABLE_JIT=1`` (the stand-in reader, ``gtp/standin.py``)
+the kernels run as plain Python on one thread, and these are plain
+Python operations with the same results.
 """
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
 
@@ -104,6 +108,31 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return types.none(arr, idx), codegen
+
+
+if config.DISABLE_JIT:  # plain Python, one thread: the same results
+
+    def atomic_load(arr, idx):  # noqa: F811
+        return arr[idx]
+
+    def atomic_store(arr, idx, value):  # noqa: F811
+        old = arr[idx]
+        arr[idx] = value
+        return old
+
+    def atomic_add(arr, idx, value):  # noqa: F811
+        old = arr[idx]
+        arr[idx] = old + value
+        return old
+
+    def atomic_cas(arr, idx, expected, value):  # noqa: F811
+        old = arr[idx]
+        if old == expected:
+            arr[idx] = value
+        return old
+
+    def prefetch(arr, idx):  # noqa: F811
+        return None
 
 
 __all__ = ["atomic_load", "atomic_store", "atomic_add", "atomic_cas", "prefetch"]

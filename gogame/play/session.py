@@ -61,7 +61,7 @@ from ..core.position import (
     Position,
     parse_color,
 )
-from ..core.sgfio import SgfError, apply_game, load_game
+from ..core.sgfio import SgfError, apply_game, load_game, parse_game
 from ..kernel.layout import BLACK, EMPTY, WHITE
 from .clock import Clock
 
@@ -707,6 +707,20 @@ class Engine:
 
 
 # ---------------------------------------------------------------- helpers
+# a game with setup stones and a capture (``warm_up_loading``)
+WARM_SGF = b"(;SZ[5]AB[ee]AW[dd];B[aa];W[ba];B[cc];W[ab])"
+
+
+def warm_up_loading() -> None:
+    """Compile (or load) the kernels behind ``loadsgf``, ``play`` and
+    ``undo``: a small game loaded into a scratch position, a move played
+    and undone.  Nothing is kept."""
+    position = Position(5)
+    apply_game(parse_game(WARM_SGF), position)
+    position.play("E5", "w")
+    position.undo()
+
+
 def board_points(size: int) -> list[Point]:
     """All points in GNU Go's order: top row first, left to right."""
     return [(row, col) for row in range(size - 1, -1, -1) for col in range(size)]

@@ -2,8 +2,9 @@
 
 Each scenario starts a fresh ``gogame gtp`` process and times, from the
 moment it was started, the answer to each of its commands: ``name``; a
-``loadsgf`` then an ``attack`` (the first reading answer); a 19x19
-``genmove`` at one second a move (the first move).  A cold run gives the
+``loadsgf`` then an ``attack`` (the first reading answer), with the
+stand-in reader (the default) and without it (``attack_compiled``); a
+19x19 ``genmove`` at one second a move (the first move).  A cold run gives the
 process an empty numba cache (a new ``NUMBA_CACHE_DIR``), so it compiles
 what it needs; a warm run reuses that cache once ``gogame warmup`` has
 completed it, as the Quick start does (the cold process ends as soon as it
@@ -31,18 +32,20 @@ PROBLEM_SGF = "(;FF[4]SZ[19]AB[dp][pd]AW[ep][do][pp];PL[W])"
 SCENARIOS = {
     "name": ["name"],
     "attack": ["loadsgf {sgf}", "attack D4"],
+    "attack_compiled": ["loadsgf {sgf}", "attack D4"],
     "genmove": ["boardsize 19", "clear_board", "genmove b"],
 }
+# ``gogame gtp`` options of a scenario: the same question without the stand-in reader
+OPTIONS = {"attack_compiled": ["--stand-in", "off"]}
 
 
-def _run(commands, cache_dir):
+def _run(commands, cache_dir, options=()):
     """Seconds from the start of ``gogame gtp`` to each answer."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     t0 = time.perf_counter()
     out = []
-    with GtpClient(
-        [sys.executable, "-m", "gogame", "gtp", "--move-seconds", "1"], env=env, timeout=900
-    ) as engine:
+    argv = [sys.executable, "-m", "gogame", "gtp", "--move-seconds", "1", *options]
+    with GtpClient(argv, env=env, timeout=900) as engine:
         for command in commands:
             engine.ask(command)
             out.append(time.perf_counter() - t0)
@@ -71,9 +74,9 @@ def startup_bench(runs: int = 1, scenarios: Iterable[str] = tuple(SCENARIOS)) ->
             cold, warm = [], []
             for k in range(runs):
                 cache = os.path.join(folder, f"cache-{name}-{k}")
-                cold.append(_run(commands, cache))
+                cold.append(_run(commands, cache, OPTIONS.get(name, ())))
                 _complete(cache)
-                warm.append(_run(commands, cache))
+                warm.append(_run(commands, cache, OPTIONS.get(name, ())))
             result[name] = {
                 "commands": [c.split()[0] for c in commands],
                 "cold_seconds": _medians(cold),

@@ -601,15 +601,16 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
 
     from gogame.core import reader
     from gogame.gtp import engine as gtp_engine
-    from gogame.play import player
+    from gogame.play import player, session
 
     order = []
+    monkeypatch.setattr(session, "warm_up_loading", lambda: order.append("loading"))
     monkeypatch.setattr(reader, "warm_up", lambda moves=True: order.append("reader"))
     monkeypatch.setattr(reader, "warm_up_moves", lambda: order.append("moves"))
     monkeypatch.setattr(player, "warm_up", lambda: order.append("playouts"))
     for playing, expected in (
-        (True, ["playouts", "reader", "moves"]),
-        (False, ["reader", "moves", "playouts"]),
+        (True, ["playouts", "loading", "reader", "moves"]),
+        (False, ["loading", "reader", "moves", "playouts"]),
     ):
         order.clear()
         ready = threading.Event()
@@ -623,10 +624,37 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
     assert plan(every, True) == (("playouts", "reader"), ())
     # a cache half filled (a first session that ended early): the cached
     # group needed now loads first, the missing ones compile behind
-    assert plan({"reader"}, False) == (("reader",), ("moves", "playouts"))
-    assert plan({"reader", "moves"}, True) == (("reader",), ("playouts",))
+    assert plan({"reader"}, False) == (("reader",), ("loading", "moves", "playouts"))
+    assert plan({"loading", "reader", "moves"}, True) == (("reader",), ("playouts",))
     assert {"genmove", "boardsize", "kata-analyze"} <= gtp_engine.PLAYING
     assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING
+
+
+def test_commands_wait_for_the_start_up_session_before_they_run(monkeypatch):
+    """Only the session-free commands run beside the start-up thread; any
+    other waits for its session before its handler imports anything (two
+    threads importing numba at once can deadlock)."""
+    import threading
+
+    from gogame.gtp import engine as gtp_engine
+
+    gate = threading.Event()
+
+    def factory():
+        gate.wait(10)
+        return Engine(9)
+
+    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
+    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
+    monkeypatch.setattr(gtp_engine, "_cached_groups", lambda: set(gtp_engine.KERNELS))
+    e = GtpEngine(factory=factory)
+    seen = []
+    e.commands["showboard"] = lambda args: seen.append(e._session is not None) or ""
+    e.prewarm()
+    assert e.send("name") == "= gogame\n\n" and e._session is None
+    threading.Timer(0.2, gate.set).start()
+    assert e.send("showboard") == "= \n\n"
+    assert seen == [True]
 
 
 def test_genmove_does_not_wait_for_a_reader_not_ready():
