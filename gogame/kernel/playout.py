@@ -82,6 +82,7 @@ from .policy import (
     LADDER_HW,
     escape_works,
     features,
+    i64,
     ladder_attack,
     lone_self_atari,
     nakade_point,
@@ -265,7 +266,7 @@ def _capture_next_to(s, o, color):
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
             if s[COLOR + q] == other:
-                lib = _capture_of(s, s[ORIGIN + q], color)
+                lib = _capture_of(s, i64(s[ORIGIN + q]), color)
                 if lib != PASS:
                     return lib
         p = s[NEXT + p]
@@ -287,19 +288,19 @@ def urgent_move(s, color, last, hw, keys, feats, budget, buf):
     w = s[H_W]
     other = 3 - color
     if s[COLOR + last] == other:
-        lib = _capture_of(s, s[ORIGIN + last], color)
+        lib = _capture_of(s, i64(s[ORIGIN + last]), color)
         if lib != PASS:
             return lib
     for q in (last - 1, last + 1, last - w, last + w):
         if s[COLOR + q] != color:
             continue
-        o = s[ORIGIN + q]
+        o = i64(s[ORIGIN + q])
         if s[NLIB + o] != 1:
             continue
         mv = _capture_next_to(s, o, color)
         if mv != PASS:
             return mv
-        lib = s[LIBS + o * MAXLIBS]
+        lib = i64(s[LIBS + o * MAXLIBS])
         if feats & F_ESCAPE:
             if escape_works(s, hw, keys, lib, color, budget):
                 return lib
@@ -349,7 +350,7 @@ def random_move(s, color, empt, eidx, n, feats):
     m = n
     while m > 0:
         j = np.random.randint(0, m)
-        p = empt[j]
+        p = i64(empt[j])
         if playable(s, p, color) and not (feats & F_SELFATARI and lone_self_atari(s, p, color)):
             return p
         _swap(empt, eidx, j, m - 1)
@@ -394,7 +395,7 @@ def pattern_move(s, color, last, pat, cand, wts, feats):
         while acc < r and j < n - 1:
             j += 1
             acc += wts[j]
-        q = cand[j]
+        q = i64(cand[j])
         if playable(s, q, color) and not (feats & F_SELFATARI and lone_self_atari(s, q, color)):
             return q
         total -= wts[j]
@@ -460,7 +461,7 @@ def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat
             if s[H_CAPT + BLACK] + s[H_CAPT + WHITE] != captured:
                 n = _list_empty(s, empt, eidx)
             else:
-                _swap(empt, eidx, eidx[mv], n - 1)
+                _swap(empt, eidx, i64(eidx[mv]), n - 1)
                 n -= 1
             passes = 0
             if nseq < cap:
@@ -643,7 +644,7 @@ def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
     steers other threads elsewhere until ``_backup`` adds the result).
     Returns the depth; ``path[0..depth]`` are the nodes, ``seq``/``seqc``
     the moves."""
-    node = 0
+    node = i64(0)
     color = meta[M_COLOR]
     depth = 0
     path[0] = 0
@@ -720,7 +721,7 @@ def search(
     for _ in range(iterations):
         _load(root, root_hw, ws, whw)
         depth = _descend(ws, whw, keys, links, stats, meta, seq, seqc, path)
-        node = path[depth]
+        node = i64(path[depth])
         color = root_color if depth % 2 == 0 else 3 - root_color
         last = seq[depth - 1] if depth > 0 else meta[M_LAST]
         # this iteration's visit is counted already: expand after expand_at others
@@ -793,6 +794,17 @@ def subtree_size(links, stats, node, stack, min_visits):
 
 
 @njit(cache=True)
+def _copy_node(links, stats, a, links2, stats2, b):
+    """Node ``a``'s rows into row ``b`` of ``links2``/``stats2``: a loop, as
+    a row assignment would compile numba's shape-error message (1-2 s of
+    string code)."""
+    for c in range(links.shape[1]):
+        links2[b, c] = links[a, c]
+    for c in range(stats.shape[1]):
+        stats2[b, c] = stats[a, c]
+
+
+@njit(cache=True)
 def copy_subtree(links, stats, node, links2, stats2, old, min_visits):
     """Copy the subtree of ``node`` into ``links2``/``stats2`` with ``node``
     as node 0, children still contiguous (breadth first); ``old[i]`` gets
@@ -800,8 +812,7 @@ def copy_subtree(links, stats, node, links2, stats2, old, min_visits):
     ``min_visits`` visits is copied as a leaf (its children dropped, to be
     expanded again); the root keeps its children.  Returns the nodes
     copied."""
-    links2[0] = links[node]
-    stats2[0] = stats[node]
+    _copy_node(links, stats, node, links2, stats2, i64(0))
     old[0] = node
     used = 1
     i = 0
@@ -816,8 +827,7 @@ def copy_subtree(links, stats, node, links2, stats2, old, min_visits):
             links2[i, 1] = used
             for j in range(k):
                 old[used + j] = f + j
-                links2[used + j] = links[f + j]
-                stats2[used + j] = stats[f + j]
+                _copy_node(links, stats, f + j, links2, stats2, used + j)
             used += k
         i += 1
     return used

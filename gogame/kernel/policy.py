@@ -24,6 +24,7 @@ work copy (``set_features``).  Not done: ladders with ko or with the
 defender's counter-ataris, eye spaces of four or more points, seki.
 """
 
+import numpy as np
 from numba import njit
 
 from .board import legal, popgo, trymove
@@ -52,6 +53,10 @@ DEFAULT_FEATURES = F_ESCAPE | F_LADDER
 LADDER_PLY = 40  # deepest trymove a ladder reading makes
 LADDER_NODES = 60  # ataris one reading may try
 LADDER_HW = 2 + 2 * (LADDER_PLY + 4)  # hash words a reading's trymoves need
+
+# points read from the int32 state are cast to int64 before a call: a
+# callee compiles once per argument type (see kernel/reading.py)
+i64 = np.int64
 
 
 @njit(cache=True, inline="always")
@@ -101,8 +106,8 @@ def _chase(s, hw, keys, o, attacker, budget):
         return PASS
     defender = 3 - attacker
     for k in range(2):
-        a = s[LIBS + o * MAXLIBS + k]
-        e = s[LIBS + o * MAXLIBS + 1 - k]
+        a = i64(s[LIBS + o * MAXLIBS + k])
+        e = i64(s[LIBS + o * MAXLIBS + 1 - k])
         if _frees(s, e, a) >= 3:
             continue  # the extension at e gets three liberties
         budget[0] -= 1
@@ -115,7 +120,7 @@ def _chase(s, hw, keys, o, attacker, budget):
                 if n <= 1:
                     works = True
                 elif n == 2:
-                    works = _chase(s, hw, keys, s[ORIGIN + e], attacker, budget) != PASS
+                    works = _chase(s, hw, keys, i64(s[ORIGIN + e]), attacker, budget) != PASS
                 popgo(s, hw, keys)
             else:
                 works = True  # the defender cannot extend
@@ -132,7 +137,7 @@ def ladder_attack(s, hw, keys, pos, attacker, budget):
     scratch hash words; ``budget``: an int array of one, set here to
     LADDER_NODES.  The state comes back unchanged."""
     budget[0] = LADDER_NODES
-    return _chase(s, hw, keys, s[ORIGIN + pos], attacker, budget)
+    return _chase(s, hw, keys, i64(s[ORIGIN + pos]), attacker, budget)
 
 
 @njit(cache=True)
@@ -142,7 +147,7 @@ def escape_works(s, hw, keys, lib, color, budget):
     ``ladder_attack`` does not take?"""
     if not trymove(s, hw, keys, lib, color):
         return False
-    o = s[ORIGIN + lib]
+    o = i64(s[ORIGIN + lib])
     n = s[NLIB + o]
     ok = n >= 3 or (n == 2 and ladder_attack(s, hw, keys, o, 3 - color, budget) == PASS)
     popgo(s, hw, keys)
