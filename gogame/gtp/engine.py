@@ -32,7 +32,7 @@ starts it on a background thread so that ``name``, ``protocol_version`` and
 ``list_commands`` are answered before the kernel is loaded; that thread
 also loads the reading and playout kernels before it hands the session
 over, so no command pays for them.  When they must be compiled instead,
-``attack`` and ``defend`` are answered meanwhile by the stand-in reader
+the reading questions are answered meanwhile by the stand-in reader
 (``standin``: the same reader run by the Python interpreter in a child
 process).  Extensions:
 ``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
@@ -151,8 +151,10 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         needs them: the playouts first when it plays (``PLAYING``), the
         reader first otherwise.  Until the reader is ready, genmove plays
         without the reader's priors and checks rather than wait for its
-        compile, and ``attack`` and ``defend`` go to the stand-in reader
-        (``standin``), started first when the reader must compile."""
+        compile, and the reading questions (``attack``, ``defend``,
+        ``ladder_attack``, ``does_attack``, ``does_defend``) go to the
+        stand-in reader (``standin``), started first when the reader must
+        compile."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
@@ -567,6 +569,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         pt = self.parse_stone(args)
         if self.session.countlib(pt) != 2:
             raise GtpError("string must have exactly 2 liberties")
+        answer = self._stand_in_answer("ladder_attack", args[:1])
+        if answer is not None:
+            return answer
         return _result(*self.read_checked(self.session.ladder_attack, pt))
 
     def _move_and_string(self, args):
@@ -580,10 +585,16 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     def cmd_does_attack(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
+        answer = self._stand_in_answer("does_attack", args[:2])
+        if answer is not None:
+            return answer
         return str(int(self.read_checked(self.session.does_attack, pt, move)))
 
     def cmd_does_defend(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
+        answer = self._stand_in_answer("does_defend", args[:2])
+        if answer is not None:
+            return answer
         return str(int(self.read_checked(self.session.does_defend, pt, move)))
 
     def cmd_increase_depths(self, args: list[str]) -> str:

@@ -144,7 +144,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         parser,
         "--stand-in",
         True,
-        "while numba compiles the reader, answer attack and defend with the "
+        "while numba compiles the reader, answer the reading questions with the "
         "same reader run by the Python interpreter in a child process",
     )
     return parser

@@ -16,12 +16,10 @@ from gogame.play.session import Settings
 from tests.core.test_reader import SHAPES
 from tests.helpers import diagrams
 
-# the attack and defend questions of the drawn reading shapes
+# the reading questions of the drawn shapes, each asked the same way
+READING = ("attack", "defend", "ladder_attack", "does_attack", "does_defend")
 QUESTIONS = [
-    (shape, q.command)
-    for shape in SHAPES
-    for q in shape.queries
-    if q.command.split()[0] in ("attack", "defend")
+    (shape, q.command) for shape in SHAPES for q in shape.queries if q.command.split()[0] in READING
 ]
 
 
@@ -42,11 +40,11 @@ def stand_in():
 
 
 def test_the_interpreted_reader_reads_the_same_tree(stand_in):
-    """Every attack and defend question of the reading shapes: the same
+    """Every reading question of the drawn shapes: the same
     answer and the same nodes as the compiled reader.  A fresh child per
     shape would cost a second each; one child with its cache cleared
     between questions reads as a fresh compiled reader does."""
-    assert len(QUESTIONS) >= 20
+    assert len(QUESTIONS) >= 20 and {c.split()[0] for _, c in QUESTIONS} == set(READING)
     read = 0
     for shape, command in QUESTIONS:
         sgf = diagrams.sgf_record(shape.diagram, shape.moves).encode()
@@ -120,15 +118,17 @@ def test_the_engine_asks_the_stand_in_only_while_the_reader_is_not_ready():
     e.send("reset_reading_node_counter")
     assert e.send(f"attack {stone}") == "= 1 Z9\n\n"
     assert e.send(f"defend {stone}") == "= 1 Z9\n\n"
-    assert e.send("get_reading_node_counter") == "= 14\n\n"
-    assert fake.asked == [f"attack {stone}", f"defend {stone}"]
+    assert e.send(f"does_attack A1 {stone}") == "= 1 Z9\n\n"
+    assert e.send("get_reading_node_counter") == "= 21\n\n"
+    asked = [f"attack {stone}", f"defend {stone}", f"does_attack A1 {stone}"]
+    assert fake.asked == asked
     # bad input is refused here, before the child is asked
     assert e.send("attack Z99").startswith("? invalid coordinate")
     # trymoves are not in the SGF the child loads: the compiled reader answers
     e.send("trymove b A1")
     assert e.send(f"attack {stone}") != "= 1 Z9\n\n"
     e.send("popgo")
-    assert len(fake.asked) == 2
+    assert fake.asked == asked
     # the reader ready: the next command closes the child
     state["ready"] = True
     e.send("name")
