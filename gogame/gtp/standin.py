@@ -9,7 +9,8 @@ read exactly the same tree: the same answers and node counts (a test
 compares them), about 100-300 times slower, which is a few seconds at most
 for most questions and no compile at all.  So a cold engine starts a child
 ``gogame gtp`` in that mode at once, beside the compile, and hands it each
-``attack`` or ``defend`` question until the reader is ready.
+reading question (``attack``, ``defend``, ``ladder_attack``,
+``does_attack``, ``does_defend``) until the reader is ready.
 
 Contract
 --------
@@ -35,7 +36,6 @@ import shutil
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 
 from .client import EngineError, GtpClient
@@ -83,8 +83,12 @@ class StandIn:
         if client is None or ready():
             self.close()
             return None
-        with open(self._sgf, "wb") as f:
-            f.write(sgf)
+        try:
+            with open(self._sgf, "wb") as f:
+                f.write(sgf)
+        except OSError:
+            self.close()
+            return None
         box: dict = {}
         done = threading.Event()
 
@@ -119,13 +123,3 @@ class StandIn:
         client.proc.kill()
         client.close(timeout=2)
         shutil.rmtree(self._folder, ignore_errors=True)
-
-
-def wait_ready(ready: Callable[[], bool], seconds: float) -> bool:
-    """``ready()`` polled for up to ``seconds`` (for tests and benchmarks)."""
-    end = time.monotonic() + seconds
-    while not ready():
-        if time.monotonic() > end:
-            return False
-        time.sleep(POLL_SECONDS)
-    return True
