@@ -206,20 +206,17 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         session = self._session
         return session is not None and (session.reader_ready is None or session.reader_ready())
 
-    def _stand_in_answer(self, name: str, args: list[str]) -> str | None:
-        """The stand-in's answer to a reading question while the compiled
-        reader is not ready, else None (the compiled reader answers)."""
-        stand_in = self.stand_in
-        if stand_in is None:
+    def _stand_in_answer(self, texts: list[str]) -> str | None:
+        """The stand-in's answer to the reading question being run (its
+        argument ``texts``) while the compiled reader is not ready, else
+        None: the compiled reader answers.  ``_run`` has closed the stand-in
+        once the reader is ready; ``ask`` sees it turn ready meanwhile."""
+        stand_in, session = self.stand_in, self.session
+        if stand_in is None or session.position.stackp:  # trymoves are not in the SGF
             return None
-        session = self.session
-        ready = session.reader_ready
-        if ready is None or ready():
-            self.close_stand_in()
-            return None
-        if session.position.stackp:  # trymoves are not in the SGF
-            return None
-        got = stand_in.ask(session.printsgf(), " ".join([name, *args]), ready)
+        got = stand_in.ask(
+            session.printsgf(), " ".join([self.asking, *texts]), session.reader_ready
+        )
         if got is None:
             self.close_stand_in()
             return None
@@ -228,6 +225,14 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         if not ok:
             raise GtpError(text)
         return text
+
+    def _read(
+        self, texts: list[str], fmt: Callable[[Any], str], method: Callable[..., Any], *points: Any
+    ) -> str:
+        """A reading question's answer: the stand-in's text while it stands
+        in, else ``fmt`` of ``method(*points)`` through ``read_checked``."""
+        answer = self._stand_in_answer(texts)
+        return answer if answer is not None else fmt(self.read_checked(method, *points))
 
     def finish_prewarm(self, timeout: float | None = None) -> None:
         """Wait for the start-up thread (session and kernels) to end."""
@@ -552,27 +557,16 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         return answer
 
     def cmd_attack(self, args: list[str]) -> str:
-        pt = self.parse_stone(args)
-        answer = self._stand_in_answer("attack", args[:1])
-        if answer is not None:
-            return answer
-        return _result(*self.read_checked(self.session.attack, pt))
+        return self._read(args[:1], _result, self.session.attack, self.parse_stone(args))
 
     def cmd_defend(self, args: list[str]) -> str:
-        pt = self.parse_stone(args)
-        answer = self._stand_in_answer("defend", args[:1])
-        if answer is not None:
-            return answer
-        return _result(*self.read_checked(self.session.find_defense, pt))
+        return self._read(args[:1], _result, self.session.find_defense, self.parse_stone(args))
 
     def cmd_ladder_attack(self, args: list[str]) -> str:
         pt = self.parse_stone(args)
         if self.session.countlib(pt) != 2:
             raise GtpError("string must have exactly 2 liberties")
-        answer = self._stand_in_answer("ladder_attack", args[:1])
-        if answer is not None:
-            return answer
-        return _result(*self.read_checked(self.session.ladder_attack, pt))
+        return self._read(args[:1], _result, self.session.ladder_attack, pt)
 
     def _move_and_string(self, args):
         move = self.parse_vertex(args[0] if args else None)
@@ -585,17 +579,11 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     def cmd_does_attack(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
-        answer = self._stand_in_answer("does_attack", args[:2])
-        if answer is not None:
-            return answer
-        return str(int(self.read_checked(self.session.does_attack, pt, move)))
+        return self._read(args[:2], _flag, self.session.does_attack, pt, move)
 
     def cmd_does_defend(self, args: list[str]) -> str:
         move, pt = self._move_and_string(args)
-        answer = self._stand_in_answer("does_defend", args[:2])
-        if answer is not None:
-            return answer
-        return str(int(self.read_checked(self.session.does_defend, pt, move)))
+        return self._read(args[:2], _flag, self.session.does_defend, pt, move)
 
     def cmd_increase_depths(self, args: list[str]) -> str:
         self.session.increase_depths()
@@ -655,8 +643,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         return ""
 
 
-def _result(code, move):
+def _result(answer):
     """GNU Go's answer to attack/defend: ``0`` or ``CODE VERTEX`` (PASS if none)."""
+    code, move = answer
     code = int(code)
     if not 0 <= code <= 3:
         raise ValueError(f"reading code {code} not in 0..3")
@@ -665,6 +654,11 @@ def _result(code, move):
     from ..core.coords import format_gtp
 
     return f"{code} {format_gtp(move)}"
+
+
+def _flag(answer):
+    """does_attack/does_defend: ``1`` or ``0``."""
+    return str(int(answer))
 
 
 def _detail(e):

@@ -59,6 +59,12 @@ STACK = MARK + MAXPOS
 STATE_LEN = STACK + 2 * STACK_PAIRS
 HW_LEN = 2 + 2 * MAXPLY
 
+# kernel helpers take exact int64 points and counts: numba compiles a
+# callee once per distinct argument types, so an int32 value read from
+# the state, or a constant (a Literal type), would each cost another
+# compile.  Callers cast with ``i64(...)``.
+i64 = np.int64
+
 
 def stride(size):
     """The padded row length for a board of ``size``."""

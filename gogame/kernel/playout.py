@@ -72,6 +72,7 @@ from .layout import (
     PASS,
     STACK,
     WHITE,
+    i64,
 )
 from .pattern import code3x3
 from .policy import (
@@ -82,7 +83,6 @@ from .policy import (
     LADDER_HW,
     escape_works,
     features,
-    i64,
     ladder_attack,
     lone_self_atari,
     nakade_point,

@@ -24,7 +24,6 @@ work copy (``set_features``).  Not done: ladders with ko or with the
 defender's counter-ataris, eye spaces of four or more points, seki.
 """
 
-import numpy as np
 from numba import njit
 
 from .board import legal, popgo, trymove
@@ -41,6 +40,7 @@ from .layout import (
     NLIB,
     ORIGIN,
     PASS,
+    i64,
 )
 
 F_ESCAPE = 1  # do not extend out of atari into a working ladder
@@ -53,10 +53,6 @@ DEFAULT_FEATURES = F_ESCAPE | F_LADDER
 LADDER_PLY = 40  # deepest trymove a ladder reading makes
 LADDER_NODES = 60  # ataris one reading may try
 LADDER_HW = 2 + 2 * (LADDER_PLY + 4)  # hash words a reading's trymoves need
-
-# points read from the int32 state are cast to int64 before a call: a
-# callee compiles once per argument type (see kernel/reading.py)
-i64 = np.int64
 
 
 @njit(cache=True, inline="always")

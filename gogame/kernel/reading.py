@@ -78,6 +78,7 @@ from .layout import (
     ORIGIN,
     PASS,
     WHITE,
+    i64,
 )
 
 WIN, KO_A, KO_B = 5, 4, 3
@@ -175,11 +176,6 @@ TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
 TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
 TRIES_DEEP = 2  # past branch_depth: a main line and one alternative
 TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
-
-# helpers take exact int64 arguments: numba compiles a helper once per
-# distinct argument types, and an int32 board value or a constant (a
-# Literal type) would each cost another compile
-i64 = np.int64
 
 
 def new_context():

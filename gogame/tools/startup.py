@@ -29,14 +29,14 @@ from ..gtp.client import GtpClient
 
 # Black's D4 stone with two liberties: the attack reads a ladder (it fails: 0).
 PROBLEM_SGF = "(;FF[4]SZ[19]AB[dp][pd]AW[ep][do][pp];PL[W])"
+FIRST_ATTACK = ("loadsgf {sgf}", "attack D4")
+# each scenario: its commands and its ``gogame gtp`` options
 SCENARIOS = {
-    "name": ["name"],
-    "attack": ["loadsgf {sgf}", "attack D4"],
-    "attack_compiled": ["loadsgf {sgf}", "attack D4"],
-    "genmove": ["boardsize 19", "clear_board", "genmove b"],
+    "name": (("name",), ()),
+    "attack": (FIRST_ATTACK, ()),
+    "attack_compiled": (FIRST_ATTACK, ("--stand-in", "off")),  # no stand-in reader
+    "genmove": (("boardsize 19", "clear_board", "genmove b"), ()),
 }
-# ``gogame gtp`` options of a scenario: the same question without the stand-in reader
-OPTIONS = {"attack_compiled": ["--stand-in", "off"]}
 
 
 def _run(commands, cache_dir, options=()):
@@ -70,13 +70,14 @@ def startup_bench(runs: int = 1, scenarios: Iterable[str] = tuple(SCENARIOS)) ->
     result = {"runs": runs}
     try:
         for name in scenarios:
-            commands = [c.format(sgf=sgf) for c in SCENARIOS[name]]
+            lines, options = SCENARIOS[name]
+            commands = [c.format(sgf=sgf) for c in lines]
             cold, warm = [], []
             for k in range(runs):
                 cache = os.path.join(folder, f"cache-{name}-{k}")
-                cold.append(_run(commands, cache, OPTIONS.get(name, ())))
+                cold.append(_run(commands, cache, options))
                 _complete(cache)
-                warm.append(_run(commands, cache, OPTIONS.get(name, ())))
+                warm.append(_run(commands, cache, options))
             result[name] = {
                 "commands": [c.split()[0] for c in commands],
                 "cold_seconds": _medians(cold),
