@@ -53,6 +53,7 @@ import gtp as pygtp
 from .. import __version__
 from ..core import options
 from ..core.coords import Point, format_vertices
+from ..kernel.layout import interpreted
 from .analyze import AnalyzeCommands
 from .client import EngineError
 from .play import PlayCommands
@@ -68,7 +69,7 @@ from .protocol import (
     preprocess,
 )
 from .prove import ProveCommands
-from .standin import StandIn, interpreted
+from .standin import StandIn
 
 if TYPE_CHECKING:
     from ..play.session import Engine, Settings

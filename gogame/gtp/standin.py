@@ -43,11 +43,6 @@ from .client import EngineError, GtpClient
 POLL_SECONDS = 0.02  # how often a waiting question checks whether the reader is ready
 
 
-def interpreted() -> bool:
-    """True in a process whose kernels run as plain Python (NUMBA_DISABLE_JIT)."""
-    return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
-
-
 class StandIn:
     """A child ``gogame gtp`` that runs the kernels as plain Python."""
 

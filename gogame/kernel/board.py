@@ -48,6 +48,7 @@ from .layout import (
     STACK,
     STACK_PAIRS,
     WHITE,
+    ix,
 )
 from .zobrist import KO_KEY, compute_hash
 
@@ -74,16 +75,16 @@ def _set(s, i, v):
     """Journaled write: remember the old value, then store ``v``.  Room on
     the change stack is checked once per move (``push_move``)."""
     sp = s[H_SP]
-    s[STACK + sp] = i
-    s[STACK + sp + 1] = s[i]
+    s[ix(STACK + sp)] = i
+    s[ix(STACK + sp + 1)] = s[ix(i)]
     s[H_SP] = sp + 2
-    s[i] = v
+    s[ix(i)] = v
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _xor_key(hw, keys, kind, pos):
-    hw[0] ^= keys[0, kind, pos]
-    hw[1] ^= keys[1, kind, pos]
+    hw[0] ^= keys[0, ix(kind), ix(pos)]
+    hw[1] ^= keys[1, ix(kind), ix(pos)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -99,13 +100,13 @@ def _new_mark(s):
 
 @njit(cache=True, _nrt=False, inline="always")
 def origin(s, pos):
-    return s[ORIGIN + pos]
+    return s[ix(ORIGIN + pos)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def countlib(s, pos):
     """Liberties of the string at ``pos`` (exact)."""
-    return s[NLIB + s[ORIGIN + pos]]
+    return s[ix(NLIB + s[ix(ORIGIN + pos)])]
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -116,10 +117,10 @@ def clear(s, hw, size):
     s[H_SIZE] = size
     s[H_W] = w
     for pos in range(MAXPOS):
-        s[COLOR + pos] = BORDER
+        s[ix(COLOR + pos)] = BORDER
     for row in range(size):
         for col in range(size):
-            s[COLOR + (row + 1) * w + col + 1] = EMPTY
+            s[ix(COLOR + (row + 1) * w + col + 1)] = EMPTY
     hw[:] = 0
 
 
@@ -135,16 +136,16 @@ def _relist_liberties(s, o):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == EMPTY and s[MARK + q] != g:
-                s[MARK + q] = g
+            if s[ix(COLOR + q)] == EMPTY and s[ix(MARK + q)] != g:
+                s[ix(MARK + q)] = g
                 if n < MAXLIBS:
-                    if s[LIBS + o * MAXLIBS + n] != q:
+                    if s[ix(LIBS + o * MAXLIBS + n)] != q:
                         _set(s, LIBS + o * MAXLIBS + n, q)
                 n += 1
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
-    if s[NLIB + o] != n:
+    if s[ix(NLIB + o)] != n:
         _set(s, NLIB + o, n)
 
 
@@ -155,47 +156,47 @@ def _merge_liberties(s, pos, a, b, c, d):
     of whose lists are exact: the union of those lists and the stone's empty
     neighbours, less ``pos``.  The kept origin's list is updated in place."""
     w = s[H_W]
-    o = s[ORIGIN + pos]
+    o = s[ix(ORIGIN + pos)]
     base = LIBS + o * MAXLIBS
     g = _new_mark(s)
-    s[MARK + pos] = g
+    s[ix(MARK + pos)] = g
     n = 0
     if o != pos:  # o is one of the parts: drop pos from its list
-        n = s[NLIB + o]
+        n = s[ix(NLIB + o)]
         k = 0
         while k < n:
-            q = s[base + k]
+            q = s[ix(base + k)]
             if q == pos:
                 n -= 1
                 if k != n:
-                    _set(s, base + k, s[base + n])
+                    _set(s, base + k, s[ix(base + n)])
                 continue
-            s[MARK + q] = g
+            s[ix(MARK + q)] = g
             k += 1
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] == EMPTY and s[MARK + q] != g:
-            s[MARK + q] = g
+        if s[ix(COLOR + q)] == EMPTY and s[ix(MARK + q)] != g:
+            s[ix(MARK + q)] = g
             if n < MAXLIBS:
                 _set(s, base + n, q)
             n += 1
     for f in (a, b, c, d):
         if f == PASS or f == o:
             continue
-        for k in range(s[NLIB + f]):
-            q = s[LIBS + f * MAXLIBS + k]
-            if s[MARK + q] != g:
-                s[MARK + q] = g
+        for k in range(s[ix(NLIB + f)]):
+            q = s[ix(LIBS + f * MAXLIBS + k)]
+            if s[ix(MARK + q)] != g:
+                s[ix(MARK + q)] = g
                 if n < MAXLIBS:
                     _set(s, base + n, q)
                 n += 1
-    if s[NLIB + o] != n:
+    if s[ix(NLIB + o)] != n:
         _set(s, NLIB + o, n)
 
 
 @njit("(int32[::1], int64, int64)", cache=True, _nrt=False)
 def _remove_liberty(s, o, lib):
     """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
-    n = s[NLIB + o]
+    n = s[ix(NLIB + o)]
     if n > MAXLIBS + 1:
         _set(s, NLIB + o, n - 1)
     elif n == MAXLIBS + 1:
@@ -203,9 +204,9 @@ def _remove_liberty(s, o, lib):
     else:
         base = LIBS + o * MAXLIBS
         for k in range(n):
-            if s[base + k] == lib:
+            if s[ix(base + k)] == lib:
                 if k != n - 1:
-                    _set(s, base + k, s[base + n - 1])
+                    _set(s, base + k, s[ix(base + n - 1)])
                 break
         _set(s, NLIB + o, n - 1)
 
@@ -213,7 +214,7 @@ def _remove_liberty(s, o, lib):
 @njit(cache=True, _nrt=False)
 def _add_liberty(s, o, lib):
     """String ``o`` gained liberty ``lib`` (caller ensures it is new)."""
-    n = s[NLIB + o]
+    n = s[ix(NLIB + o)]
     if n < MAXLIBS:
         _set(s, LIBS + o * MAXLIBS + n, lib)
     _set(s, NLIB + o, n + 1)
@@ -223,13 +224,13 @@ def _add_liberty(s, o, lib):
 def _capture(s, hw, keys, o):
     """Remove string ``o``; its points become liberties of the neighbours."""
     w = s[H_W]
-    color = s[COLOR + o]
-    size = s[NSTONES + o]
+    color = s[ix(COLOR + o)]
+    size = s[ix(NSTONES + o)]
     p = o
     while True:
         _set(s, COLOR + p, EMPTY)
         _xor_key(hw, keys, color, p)
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     while True:
@@ -237,38 +238,38 @@ def _capture(s, hw, keys, o):
         seen1 = -1
         seen2 = -1
         for q in (p - 1, p + 1, p - w, p + w):
-            c = s[COLOR + q]
+            c = s[ix(COLOR + q)]
             if c == EMPTY or c == BORDER:
                 continue
-            oq = s[ORIGIN + q]
+            oq = s[ix(ORIGIN + q)]
             if oq == seen0 or oq == seen1 or oq == seen2:
                 continue
             seen2 = seen1
             seen1 = seen0
             seen0 = oq
             _add_liberty(s, oq, p)
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
-    _set(s, H_CAPT + color, s[H_CAPT + color] + size)
+    _set(s, H_CAPT + color, s[ix(H_CAPT + color)] + size)
     return size
 
 
 @njit(cache=True, _nrt=False)
 def _join(s, a, b):
     """Merge the strings with origins ``a`` and ``b``; return the origin kept."""
-    if s[NSTONES + a] < s[NSTONES + b]:
+    if s[ix(NSTONES + a)] < s[ix(NSTONES + b)]:
         a, b = b, a
     p = b
     while True:
         _set(s, ORIGIN + p, a)
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == b:
             break
-    na = s[NEXT + a]
-    _set(s, NEXT + a, s[NEXT + b])
+    na = s[ix(NEXT + a)]
+    _set(s, NEXT + a, s[ix(NEXT + b)])
     _set(s, NEXT + b, na)
-    _set(s, NSTONES + a, s[NSTONES + a] + s[NSTONES + b])
+    _set(s, NSTONES + a, s[ix(NSTONES + a)] + s[ix(NSTONES + b)])
     return a
 
 
@@ -286,21 +287,21 @@ def legal(s, pos, color, ignore_ko):
     """``is_legal``; with ``ignore_ko`` a ko retake counts as legal (tryko)."""
     if pos == PASS:
         return True
-    if pos < 0 or pos >= MAXPOS or s[COLOR + pos] != EMPTY:
+    if pos < 0 or pos >= MAXPOS or s[ix(COLOR + pos)] != EMPTY:
         return False
     w = s[H_W]
     other = 3 - color
     captures = False
     liberty = False
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == EMPTY:
             liberty = True
         elif c == color:
-            if s[NLIB + s[ORIGIN + q]] > 1:
+            if s[ix(NLIB + s[ix(ORIGIN + q)])] > 1:
                 liberty = True
         elif c == other:
-            if s[NLIB + s[ORIGIN + q]] == 1:
+            if s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
                 captures = True
     if captures and pos == s[H_KO] and not ignore_ko:
         return False
@@ -332,16 +333,16 @@ def _do_move(s, hw, keys, pos, color):
     seen1 = -1
     seen2 = -1
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] != other:
+        if s[ix(COLOR + q)] != other:
             continue
-        o = s[ORIGIN + q]
+        o = s[ix(ORIGIN + q)]
         if o == seen0 or o == seen1 or o == seen2:
             continue
         seen2 = seen1
         seen1 = seen0
         seen0 = o
         _remove_liberty(s, o, pos)
-        if s[NLIB + o] == 0:
+        if s[ix(NLIB + o)] == 0:
             last_captured = o
             captured += _capture(s, hw, keys, o)
     # join friendly neighbours, then count the new string's liberties (from
@@ -354,9 +355,9 @@ def _do_move(s, hw, keys, pos, color):
     part3 = PASS
     listed = True
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] == color and s[ORIGIN + q] != s[ORIGIN + me]:
-            f = s[ORIGIN + q]
-            listed = listed and s[NLIB + f] <= MAXLIBS
+        if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] != s[ix(ORIGIN + me)]:
+            f = s[ix(ORIGIN + q)]
+            listed = listed and s[ix(NLIB + f)] <= MAXLIBS
             if part0 == PASS:
                 part0 = f
             elif part1 == PASS:
@@ -365,13 +366,13 @@ def _do_move(s, hw, keys, pos, color):
                 part2 = f
             else:
                 part3 = f
-            me = _join(s, s[ORIGIN + me], f)
+            me = _join(s, s[ix(ORIGIN + me)], f)
             joined = True
     if listed:
         _merge_liberties(s, pos, part0, part1, part2, part3)
     else:
-        _relist_liberties(s, s[ORIGIN + pos])
-    if captured == 1 and not joined and s[NLIB + pos] == 1:
+        _relist_liberties(s, s[ix(ORIGIN + pos)])
+    if captured == 1 and not joined and s[ix(NLIB + pos)] == 1:
         _set(s, H_KO, last_captured)
         _xor_key(hw, keys, KO_KEY, last_captured)
 
@@ -395,9 +396,9 @@ def push_move(s, hw, keys, pos, color, ignore_ko):
         raise IndexError("trymove deeper than MAXPLY")
     if s[H_SP] + 2 * MOVE_WRITES > 2 * STACK_PAIRS:
         raise IndexError("change stack overflow")
-    s[PLYMARK + ply] = s[H_SP]
-    hw[2 + 2 * ply] = hw[0]
-    hw[3 + 2 * ply] = hw[1]
+    s[ix(PLYMARK + ply)] = s[H_SP]
+    hw[ix(2 + 2 * ply)] = hw[0]
+    hw[ix(3 + 2 * ply)] = hw[1]
     s[H_STACKP] = ply + 1
     _do_move(s, hw, keys, pos, color)
     if s[H_CHECK]:
@@ -423,15 +424,15 @@ def popgo(s, hw, keys):
     ply = s[H_STACKP] - 1
     if ply < 0:
         return False
-    mark = s[PLYMARK + ply]
+    mark = s[ix(PLYMARK + ply)]
     sp = s[H_SP]
     while sp > mark:
         sp -= 2
-        s[s[STACK + sp]] = s[STACK + sp + 1]
+        s[ix(s[ix(STACK + sp)])] = s[ix(STACK + sp + 1)]
     s[H_SP] = mark
     s[H_STACKP] = ply
-    hw[0] = hw[2 + 2 * ply]
-    hw[1] = hw[3 + 2 * ply]
+    hw[0] = hw[ix(2 + 2 * ply)]
+    hw[1] = hw[ix(3 + 2 * ply)]
     if s[H_CHECK]:
         _check(s, hw, keys, PASS, 2)
     return True
@@ -457,7 +458,7 @@ def play_sequence(s, hw, keys, moves, colors):
     hash check failed (``H_HASHERR`` set), so the caller can report it.
     """
     for i in range(moves.shape[0]):
-        if not play(s, hw, keys, moves[i], colors[i]):
+        if not play(s, hw, keys, moves[ix(i)], colors[ix(i)]):
             return i
         if s[H_HASHERR] != 0:
             return i + 1
@@ -474,10 +475,10 @@ def set_color(s, hw, keys, pos, color):
     Only the colours and hash words change; call ``rebuild_strings`` after a
     batch of setup stones.  Not journaled: depth 0 only.
     """
-    old = s[COLOR + pos]
+    old = s[ix(COLOR + pos)]
     if old == BLACK or old == WHITE:
         _xor_key(hw, keys, old, pos)
-    s[COLOR + pos] = color
+    s[ix(COLOR + pos)] = color
     if color == BLACK or color == WHITE:
         _xor_key(hw, keys, color, pos)
 
@@ -516,29 +517,29 @@ def rebuild_strings(s):
     for row in range(size):
         for col in range(size):
             o = (row + 1) * w + col + 1
-            c = s[COLOR + o]
-            if (c != BLACK and c != WHITE) or s[MARK + o] == g:
+            c = s[ix(COLOR + o)]
+            if (c != BLACK and c != WHITE) or s[ix(MARK + o)] == g:
                 continue
             # flood fill the string of o, threading the ring as we go
-            s[MARK + o] = g
-            s[ORIGIN + o] = o
-            s[NEXT + o] = o
+            s[ix(MARK + o)] = g
+            s[ix(ORIGIN + o)] = o
+            s[ix(NEXT + o)] = o
             n = 1
             p = o
             while True:
                 for q in (p - 1, p + 1, p - w, p + w):
-                    if s[COLOR + q] == c and s[MARK + q] != g:
-                        s[MARK + q] = g
-                        s[ORIGIN + q] = o
-                        s[NEXT + q] = s[NEXT + p]
-                        s[NEXT + p] = q
+                    if s[ix(COLOR + q)] == c and s[ix(MARK + q)] != g:
+                        s[ix(MARK + q)] = g
+                        s[ix(ORIGIN + q)] = o
+                        s[ix(NEXT + q)] = s[ix(NEXT + p)]
+                        s[ix(NEXT + p)] = q
                         n += 1
-                p = s[NEXT + p]
+                p = s[ix(NEXT + p)]
                 if p == o:
                     break
-            s[NSTONES + o] = n
+            s[ix(NSTONES + o)] = n
             _relist_liberties(s, o)
-            if s[NLIB + o] == 0:
+            if s[ix(NLIB + o)] == 0:
                 dead += 1
     s[H_SP] = 0
     return dead
@@ -550,11 +551,11 @@ def rebuild_strings(s):
 @njit(cache=True, _nrt=False, nogil=True)
 def findlib(s, pos, out):
     """Write the liberties of the string at ``pos`` into ``out``; return the count."""
-    o = s[ORIGIN + pos]
-    n = s[NLIB + o]
+    o = s[ix(ORIGIN + pos)]
+    n = s[ix(NLIB + o)]
     if n <= MAXLIBS:
         for k in range(n):
-            out[k] = s[LIBS + o * MAXLIBS + k]
+            out[ix(k)] = s[ix(LIBS + o * MAXLIBS + k)]
         return n
     w = s[H_W]
     g = _new_mark(s)
@@ -562,12 +563,12 @@ def findlib(s, pos, out):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == EMPTY and s[MARK + q] != g:
-                s[MARK + q] = g
+            if s[ix(COLOR + q)] == EMPTY and s[ix(MARK + q)] != g:
+                s[ix(MARK + q)] = g
                 if k < out.shape[0]:
-                    out[k] = q
+                    out[ix(k)] = q
                 k += 1
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return k
@@ -584,13 +585,13 @@ def neighbour_strings(s, o, color, out):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == color:
-                oq = s[ORIGIN + q]
-                if s[MARK + oq] != g and k < out.shape[0]:
-                    s[MARK + oq] = g
-                    out[k] = oq
+            if s[ix(COLOR + q)] == color:
+                oq = s[ix(ORIGIN + q)]
+                if s[ix(MARK + oq)] != g and k < out.shape[0]:
+                    s[ix(MARK + oq)] = g
+                    out[ix(k)] = oq
                     k += 1
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return k
@@ -606,30 +607,30 @@ def libs_after(s, pos, color, limit):
     w = s[H_W]
     other = 3 - color
     g = _new_mark(s)
-    s[MARK + pos] = g
+    s[ix(MARK + pos)] = g
     joined0 = -1
     joined1 = -1
     joined2 = -1
     n = 0
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == EMPTY:
-            if s[MARK + q] != g:
-                s[MARK + q] = g
+            if s[ix(MARK + q)] != g:
+                s[ix(MARK + q)] = g
                 n += 1
         elif c == color:
-            o = s[ORIGIN + q]
+            o = s[ix(ORIGIN + q)]
             if o == joined0 or o == joined1 or o == joined2:
                 continue
             joined2 = joined1
             joined1 = joined0
             joined0 = o
-            if s[NLIB + o] > MAXLIBS:
+            if s[ix(NLIB + o)] > MAXLIBS:
                 return limit
-            for k in range(s[NLIB + o]):
-                lib = s[LIBS + o * MAXLIBS + k]
-                if s[MARK + lib] != g:
-                    s[MARK + lib] = g
+            for k in range(s[ix(NLIB + o)]):
+                lib = s[ix(LIBS + o * MAXLIBS + k)]
+                if s[ix(MARK + lib)] != g:
+                    s[ix(MARK + lib)] = g
                     n += 1
             if n >= limit:
                 return limit
@@ -637,24 +638,28 @@ def libs_after(s, pos, color, limit):
         return limit
     # captured strings: their stones next to pos or to a joined string
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] != other or s[NLIB + s[ORIGIN + q]] != 1 or s[MARK + q] == g:
+        if (
+            s[ix(COLOR + q)] != other
+            or s[ix(NLIB + s[ix(ORIGIN + q)])] != 1
+            or s[ix(MARK + q)] == g
+        ):
             continue
-        x = s[ORIGIN + q]
+        x = s[ix(ORIGIN + q)]
         p = x
         while True:
             for r in (p - 1, p + 1, p - w, p + w):
                 if r == pos or (
-                    s[COLOR + r] == color
+                    s[ix(COLOR + r)] == color
                     and (
-                        s[ORIGIN + r] == joined0
-                        or s[ORIGIN + r] == joined1
-                        or s[ORIGIN + r] == joined2
+                        s[ix(ORIGIN + r)] == joined0
+                        or s[ix(ORIGIN + r)] == joined1
+                        or s[ix(ORIGIN + r)] == joined2
                     )
                 ):
-                    if s[MARK + p] != g:
-                        s[MARK + p] = g
+                    if s[ix(MARK + p)] != g:
+                        s[ix(MARK + p)] = g
                         n += 1
-            p = s[NEXT + p]
+            p = s[ix(NEXT + p)]
             if p == x:
                 break
     return min(n, limit)
@@ -663,13 +668,13 @@ def libs_after(s, pos, color, limit):
 @njit(cache=True, _nrt=False, nogil=True)
 def string_stones(s, pos, out):
     """Write the stones of the string at ``pos`` into ``out``; return the count."""
-    o = s[ORIGIN + pos]
+    o = s[ix(ORIGIN + pos)]
     k = 0
     p = o
     while True:
-        out[k] = p
+        out[ix(k)] = p
         k += 1
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return k
@@ -686,14 +691,14 @@ def list_strings(s, maxlibs, out):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            c = s[COLOR + p]
+            c = s[ix(COLOR + p)]
             if c != BLACK and c != WHITE:
                 continue
-            o = s[ORIGIN + p]
-            if s[MARK + o] == g:
+            o = s[ix(ORIGIN + p)]
+            if s[ix(MARK + o)] == g:
                 continue
-            s[MARK + o] = g
-            if s[NLIB + o] <= maxlibs:
-                out[k] = p
+            s[ix(MARK + o)] = g
+            if s[ix(NLIB + o)] <= maxlibs:
+                out[ix(k)] = p
                 k += 1
     return k

@@ -57,7 +57,7 @@ from numba import njit
 
 from . import atomics as at
 from . import pages
-from .layout import COLOR, H_KO, H_SIZE, H_W
+from .layout import COLOR, H_KO, H_SIZE, H_W, ix
 
 SCHEME_DOUBLE, SCHEME_FULL, SCHEME_SINGLE = 1, 2, 3
 SCHEMES = {"double": SCHEME_DOUBLE, "full": SCHEME_FULL, "single": SCHEME_SINGLE}
@@ -166,8 +166,8 @@ def pack_board(s, out):
     i = 0
     for row in range(size):
         for col in range(size):
-            c = np.int64(s[COLOR + (row + 1) * w + col + 1])
-            out[i >> 5] |= c << (2 * (i & 31))
+            c = np.int64(s[ix(COLOR + (row + 1) * w + col + 1)])
+            out[ix(i >> 5)] |= c << (2 * (i & 31))
             i += 1
 
 
@@ -183,8 +183,8 @@ def _bucket(meta, k0):
 @njit(cache=True, _nrt=False, inline="always")
 def _full_tag(table, e, k0):
     """``full``: does the entry at ``e`` carry tag ``k0`` (cheap pre-check)?"""
-    data = table[e + 2]
-    return (data & VALID) != 0 and (table[e + 1] ^ data) == k0
+    data = table[ix(e + 2)]
+    return (data & VALID) != 0 and (table[ix(e + 1)] ^ data) == k0
 
 
 @njit(cache=True, _nrt=False)
@@ -194,33 +194,33 @@ def _match(table, meta, e, k0, k1, qk, pk):
     ``qk`` = q | ko << 53; for ``full``, ``pk`` holds the packed board."""
     scheme = meta[M_SCHEME]
     if scheme == SCHEME_DOUBLE:
-        data = table[e + 2]
-        if (data & VALID) == 0 or (table[e] ^ data) != k0:
+        data = table[ix(e + 2)]
+        if (data & VALID) == 0 or (table[ix(e)] ^ data) != k0:
             return NO_TAG
-        return data if (table[e + 1] ^ data) == k1 else MISMATCH
+        return data if (table[ix(e + 1)] ^ data) == k1 else MISMATCH
     if scheme == SCHEME_SINGLE:
-        data = table[e + 1]
-        if (data & VALID) == 0 or (table[e] ^ data) != k0:
+        data = table[ix(e + 1)]
+        if (data & VALID) == 0 or (table[ix(e)] ^ data) != k0:
             return NO_TAG
         return data
-    seq = table[e]
-    data = table[e + 2]
-    if (seq & 1) != 0 or (data & VALID) == 0 or (table[e + 1] ^ data) != k0:
+    seq = table[ix(e)]
+    data = table[ix(e + 2)]
+    if (seq & 1) != 0 or (data & VALID) == 0 or (table[ix(e + 1)] ^ data) != k0:
         return NO_TAG
-    same = table[e + 3] == qk
+    same = table[ix(e + 3)] == qk
     if same:
         for j in range(meta[M_BOARDWORDS]):
-            if table[e + 4 + j] != pk[j]:
+            if table[ix(e + 4 + j)] != pk[ix(j)]:
                 same = False
                 break
-    if table[e] != seq:
+    if table[ix(e)] != seq:
         return NO_TAG  # rewritten while we read: a miss
     return data if same else MISMATCH
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _data_of(table, meta, e):
-    return table[e + 2] if meta[M_SCHEME] != SCHEME_SINGLE else table[e + 1]
+    return table[ix(e + 2)] if meta[M_SCHEME] != SCHEME_SINGLE else table[ix(e + 1)]
 
 
 @njit(cache=True, _nrt=False)
@@ -268,21 +268,21 @@ def probe(table, meta, stats, s, hw, q, pk):
 def _write(table, meta, e, k0, k1, qk, pk, data):
     scheme = meta[M_SCHEME]
     if scheme == SCHEME_DOUBLE:
-        table[e + 2] = data
-        table[e] = k0 ^ data
-        table[e + 1] = k1 ^ data
+        table[ix(e + 2)] = data
+        table[ix(e)] = k0 ^ data
+        table[ix(e + 1)] = k1 ^ data
     elif scheme == SCHEME_SINGLE:
-        table[e + 1] = data
-        table[e] = k0 ^ data
+        table[ix(e + 1)] = data
+        table[ix(e)] = k0 ^ data
     else:
-        seq = table[e] | 1
-        table[e] = seq
-        table[e + 1] = k0 ^ data
-        table[e + 2] = data
-        table[e + 3] = qk
+        seq = table[ix(e)] | 1
+        table[ix(e)] = seq
+        table[ix(e + 1)] = k0 ^ data
+        table[ix(e + 2)] = data
+        table[ix(e + 3)] = qk
         for j in range(meta[M_BOARDWORDS]):
-            table[e + 4 + j] = pk[j]
-        table[e] = seq + 1
+            table[ix(e + 4 + j)] = pk[ix(j)]
+        table[ix(e)] = seq + 1
 
 
 @njit(cache=True, _nrt=False, inline="always")

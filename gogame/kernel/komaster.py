@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from . import board as kb
-from .layout import BLACK, COLOR, EMPTY, H_KO, H_W, NLIB, NSTONES, ORIGIN, PASS, WHITE
+from .layout import BLACK, COLOR, EMPTY, H_KO, H_W, NLIB, NSTONES, ORIGIN, PASS, WHITE, ix
 
 GRAY_WHITE = 4  # White was komaster, Black took another ko
 GRAY_BLACK = 5  # Black was komaster, White took another ko
@@ -75,11 +75,11 @@ def ko_capture(s, pos, color):
     other = 3 - color
     taken = PASS
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == other:
-            o = s[ORIGIN + q]
-            if s[NLIB + o] == 1:
-                if taken != PASS or s[NSTONES + o] > 1:
+            o = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + o)] == 1:
+                if taken != PASS or s[ix(NSTONES + o)] > 1:
                     return PASS  # more than one stone taken
                 taken = q
         elif c == EMPTY or c == color:
@@ -106,7 +106,7 @@ def _resolved(s, kom):
         return kom
     p = kom_pos(kom)
     taker = 3 - master
-    if s[COLOR + p] != EMPTY:
+    if s[ix(COLOR + p)] != EMPTY:
         return NONE
     if ko_capture(s, p, taker) == PASS and not kb.legal(s, p, taker, True):
         return NONE

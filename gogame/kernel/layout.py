@@ -22,6 +22,9 @@ The two hash words live in a separate uint64 array ``hw``: ``hw[0:2]`` are the
 current words, ``hw[2 + 2k : 4 + 2k]`` the words saved by the trymove at depth k.
 """
 
+import operator
+import os
+
 import numpy as np
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
@@ -64,6 +67,23 @@ HW_LEN = 2 + 2 * MAXPLY
 # the state, or a constant (a Literal type), would each cost another
 # compile.  Callers cast with ``i64(...)``.
 i64 = np.int64
+
+# a variable index into a kernel array is written ``s[ix(COLOR + p)]``:
+# numba checks every signed index for a negative value (to count from the
+# end), an unsigned one not.  That check, a compare and a select on every
+# load, cost the reader and the playouts a seventh of their time.  Kernel
+# indices are never negative (tests/kernel/test_indexing.py checks that
+# every variable index is wrapped).  Interpreted (NUMBA_DISABLE_JIT=1, the
+# stand-in reader), ``ix`` is ``operator.index``, which costs nothing there.
+
+
+def interpreted() -> bool:
+    """True in a process whose kernels run as plain Python
+    (``NUMBA_DISABLE_JIT`` set, as numba reads it when imported)."""
+    return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
+
+
+ix = operator.index if interpreted() else np.uint64
 
 
 def stride(size):

@@ -19,7 +19,7 @@ every one, most never seen).
 
 from numba import njit
 
-from .layout import BORDER, COLOR, EMPTY, H_W, NLIB, ORIGIN
+from .layout import BORDER, COLOR, EMPTY, H_W, NLIB, ORIGIN, ix
 
 P_EMPTY, P_OWN, P_OPP, P_OFF = 0, 1, 2, 3
 NEIGHBOURS = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
@@ -30,7 +30,7 @@ PATTERN_CODES = 1 << PATTERN_BITS
 
 @njit(cache=True, inline="always")
 def _state(s, q, color):
-    c = s[COLOR + q]
+    c = s[ix(COLOR + q)]
     if c == EMPTY:
         return P_EMPTY
     if c == BORDER:
@@ -48,7 +48,7 @@ def code3x3(s, pos, color):
     for q in (pos + w, pos + 1, pos - w, pos - 1):
         st = _state(s, q, color)
         code |= st << (2 * i)
-        if (st == P_OWN or st == P_OPP) and s[NLIB + s[ORIGIN + q]] == 1:
+        if (st == P_OWN or st == P_OPP) and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
             code |= 1 << (ATARI_SHIFT + i)
         i += 1
     for q in (pos + w + 1, pos - w + 1, pos - w - 1, pos + w - 1):

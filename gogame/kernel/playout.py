@@ -73,6 +73,7 @@ from .layout import (
     STACK,
     WHITE,
     i64,
+    ix,
 )
 from .pattern import code3x3
 from .policy import (
@@ -140,7 +141,7 @@ def new_scratch():
 
 @njit(cache=True, inline="always")
 def _nlib(s, pos):
-    return s[NLIB + s[ORIGIN + pos]]
+    return s[ix(NLIB + s[ix(ORIGIN + pos)])]
 
 
 @njit(cache=True)
@@ -148,18 +149,18 @@ def is_eye(s, pos, color):
     """An eye-like point of ``color``: empty, every neighbour ``color`` or
     border, and at most one opponent diagonal (none on the edge).  False
     eyes with two bad diagonals are not eyes; no other eye reading."""
-    if s[COLOR + pos] != EMPTY:
+    if s[ix(COLOR + pos)] != EMPTY:
         return False
     w = s[H_W]
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c != color and c != BORDER:
             return False
     bad = 0
     edge = 0
     other = 3 - color
     for d in (pos - w - 1, pos - w + 1, pos + w - 1, pos + w + 1):
-        c = s[COLOR + d]
+        c = s[ix(COLOR + d)]
         if c == BORDER:
             edge = 1
         elif c == other:
@@ -179,7 +180,7 @@ def libs_after(s, pos, color):
     l2 = -1
     n = 0
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == EMPTY or (c == other and _nlib(s, q) == 1):
             if q != l0 and q != l1:
                 if n == 0:
@@ -190,12 +191,12 @@ def libs_after(s, pos, color):
                     return 3
                 n += 1
         elif c == color:
-            o = s[ORIGIN + q]
-            nl = s[NLIB + o]
+            o = s[ix(ORIGIN + q)]
+            nl = s[ix(NLIB + o)]
             if nl > MAXLIBS:
                 return 3
             for k in range(nl):
-                lib = s[LIBS + o * MAXLIBS + k]
+                lib = s[ix(LIBS + o * MAXLIBS + k)]
                 if lib == pos or lib == l0 or lib == l1 or lib == l2:
                     continue
                 if n == 0:
@@ -213,7 +214,7 @@ def has_friend(s, pos, color):
     """Does an own stone touch ``pos`` (a move there joins a string)?"""
     w = s[H_W]
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] == color:
+        if s[ix(COLOR + q)] == color:
             return True
     return False
 
@@ -224,7 +225,7 @@ def captures_any(s, pos, color):
     w = s[H_W]
     other = 3 - color
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        if s[COLOR + q] == other and _nlib(s, q) == 1:
+        if s[ix(COLOR + q)] == other and _nlib(s, q) == 1:
             return True
     return False
 
@@ -249,8 +250,8 @@ def playable(s, pos, color):
 def _capture_of(s, o, color):
     """The liberty of string ``o`` when it is in atari and ``color`` may
     take it there, else PASS."""
-    if s[NLIB + o] == 1:
-        lib = s[LIBS + o * MAXLIBS]
+    if s[ix(NLIB + o)] == 1:
+        lib = s[ix(LIBS + o * MAXLIBS)]
         if legal(s, lib, color, False):
             return lib
     return PASS
@@ -265,11 +266,11 @@ def _capture_next_to(s, o, color):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == other:
-                lib = _capture_of(s, i64(s[ORIGIN + q]), color)
+            if s[ix(COLOR + q)] == other:
+                lib = _capture_of(s, i64(s[ix(ORIGIN + q)]), color)
                 if lib != PASS:
                     return lib
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return PASS
@@ -283,30 +284,30 @@ def urgent_move(s, color, last, hw, keys, feats, budget, buf):
     the last move's string (``F_LADDER``) and the vital point of a
     three-point eye space beside it (``F_NAKADE``); PASS when there is
     none.  ``hw``, ``budget``, ``buf``: ``kernel.policy`` work arrays."""
-    if last == PASS or s[COLOR + last] == EMPTY:
+    if last == PASS or s[ix(COLOR + last)] == EMPTY:
         return PASS
     w = s[H_W]
     other = 3 - color
-    if s[COLOR + last] == other:
-        lib = _capture_of(s, i64(s[ORIGIN + last]), color)
+    if s[ix(COLOR + last)] == other:
+        lib = _capture_of(s, i64(s[ix(ORIGIN + last)]), color)
         if lib != PASS:
             return lib
     for q in (last - 1, last + 1, last - w, last + w):
-        if s[COLOR + q] != color:
+        if s[ix(COLOR + q)] != color:
             continue
-        o = i64(s[ORIGIN + q])
-        if s[NLIB + o] != 1:
+        o = i64(s[ix(ORIGIN + q)])
+        if s[ix(NLIB + o)] != 1:
             continue
         mv = _capture_next_to(s, o, color)
         if mv != PASS:
             return mv
-        lib = i64(s[LIBS + o * MAXLIBS])
+        lib = i64(s[ix(LIBS + o * MAXLIBS)])
         if feats & F_ESCAPE:
             if escape_works(s, hw, keys, lib, color, budget):
                 return lib
         elif legal(s, lib, color, False) and libs_after(s, lib, color) >= 2:
             return lib
-    if s[COLOR + last] != other:
+    if s[ix(COLOR + last)] != other:
         return PASS
     if feats & F_LADDER and _nlib(s, last) == 2:
         mv = ladder_attack(s, hw, keys, last, color, budget)
@@ -326,21 +327,21 @@ def _list_empty(s, empt, eidx):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            if s[COLOR + p] == EMPTY:
-                empt[n] = p
-                eidx[p] = n
+            if s[ix(COLOR + p)] == EMPTY:
+                empt[ix(n)] = p
+                eidx[ix(p)] = n
                 n += 1
     return n
 
 
 @njit(cache=True)
 def _swap(empt, eidx, i, j):
-    a = empt[i]
-    b = empt[j]
-    empt[i] = b
-    empt[j] = a
-    eidx[b] = i
-    eidx[a] = j
+    a = empt[ix(i)]
+    b = empt[ix(j)]
+    empt[ix(i)] = b
+    empt[ix(j)] = a
+    eidx[ix(b)] = i
+    eidx[ix(a)] = j
 
 
 @njit(cache=True)
@@ -350,7 +351,7 @@ def random_move(s, color, empt, eidx, n, feats):
     m = n
     while m > 0:
         j = np.random.randint(0, m)
-        p = i64(empt[j])
+        p = i64(empt[ix(j)])
         if playable(s, p, color) and not (feats & F_SELFATARI and lone_self_atari(s, p, color)):
             return p
         _swap(empt, eidx, j, m - 1)
@@ -379,13 +380,13 @@ def pattern_move(s, color, last, pat, cand, wts, feats):
         last - w - 1,
         last + w - 1,
     ):
-        if s[COLOR + q] != EMPTY:
+        if s[ix(COLOR + q)] != EMPTY:
             continue
-        g = pat[code3x3(s, q, color)]
+        g = pat[ix(code3x3(s, q, color))]
         if g < PAT_MIN:
             continue
-        cand[n] = q
-        wts[n] = g
+        cand[ix(n)] = q
+        wts[ix(n)] = g
         total += g
         n += 1
     while n > 0:
@@ -394,14 +395,14 @@ def pattern_move(s, color, last, pat, cand, wts, feats):
         acc = wts[0]
         while acc < r and j < n - 1:
             j += 1
-            acc += wts[j]
-        q = i64(cand[j])
+            acc += wts[ix(j)]
+        q = i64(cand[ix(j)])
         if playable(s, q, color) and not (feats & F_SELFATARI and lone_self_atari(s, q, color)):
             return q
-        total -= wts[j]
+        total -= wts[ix(j)]
         n -= 1
-        cand[j] = cand[n]
-        wts[j] = wts[n]
+        cand[ix(j)] = cand[ix(n)]
+        wts[ix(j)] = wts[ix(n)]
     return PASS
 
 
@@ -409,7 +410,7 @@ def pattern_move(s, color, last, pat, cand, wts, feats):
 def _tree_move(s, p, color):
     """Does a tree node of ``color`` get ``p`` as a child: empty, legal,
     not an own eye?"""
-    return s[COLOR + p] == EMPTY and legal(s, p, color, False) and not is_eye(s, p, color)
+    return s[ix(COLOR + p)] == EMPTY and legal(s, p, color, False) and not is_eye(s, p, color)
 
 
 @njit(cache=True)
@@ -425,8 +426,8 @@ def candidate_codes(s, color, pts, codes):
             p = (row + 1) * w + col + 1
             if not _tree_move(s, p, color):
                 continue
-            pts[n] = p
-            codes[n] = code3x3(s, p, color)
+            pts[ix(n)] = p
+            codes[ix(n)] = code3x3(s, p, color)
             n += 1
     return n
 
@@ -461,12 +462,12 @@ def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat
             if s[H_CAPT + BLACK] + s[H_CAPT + WHITE] != captured:
                 n = _list_empty(s, empt, eidx)
             else:
-                _swap(empt, eidx, i64(eidx[mv]), n - 1)
+                _swap(empt, eidx, i64(eidx[ix(mv)]), n - 1)
                 n -= 1
             passes = 0
             if nseq < cap:
-                seq[nseq] = mv
-                seqc[nseq] = color
+                seq[ix(nseq)] = mv
+                seqc[ix(nseq)] = color
                 nseq += 1
         last = mv
         color = 3 - color
@@ -484,12 +485,12 @@ def area_score(s, owner):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            c = s[COLOR + p]
+            c = s[ix(COLOR + p)]
             if c == EMPTY:
                 nb = 0
                 nw = 0
                 for q in (p - 1, p + 1, p - w, p + w):
-                    cq = s[COLOR + q]
+                    cq = s[ix(COLOR + q)]
                     if cq == BLACK:
                         nb += 1
                     elif cq == WHITE:
@@ -498,7 +499,7 @@ def area_score(s, owner):
                     c = BLACK
                 elif nw > 0 and nb == 0:
                     c = WHITE
-            owner[p] = c
+            owner[ix(p)] = c
             if c == BLACK:
                 score += 1
             elif c == WHITE:
@@ -515,7 +516,7 @@ def _load(root, root_hw, ws, whw):
     loop, not a slice assignment: that one compiles numba's shape-error
     message code (2.3 s of the first compile)."""
     for i in range(STACK):
-        ws[i] = root[i]
+        ws[ix(i)] = root[ix(i)]
     ws[H_STACKP] = 0
     ws[H_SP] = 0
     ws[H_CHECK] = 0
@@ -547,13 +548,13 @@ def _prior(s, pos, color, out, pat, pat_n):
         q = 0.35
     elif has_friend(s, pos, color):
         for nb in (pos - 1, pos + 1, pos - w, pos + w):
-            if s[COLOR + nb] == color and _nlib(s, nb) == 1 and libs >= 3:
+            if s[ix(COLOR + nb)] == color and _nlib(s, nb) == 1 and libs >= 3:
                 n = 12.0
                 q = 0.7
     out[0] = n
     out[1] = n * q
     if pat_n > 0:
-        g = pat[code3x3(s, pos, color)]
+        g = pat[ix(code3x3(s, pos, color))]
         qp = 0.5 + PAT_SLOPE * math.log(max(g, 1e-6))
         qp = min(max(qp, PAT_QMIN), PAT_QMAX)
         out[0] += pat_n
@@ -582,19 +583,19 @@ def expand(s, links, stats, meta, node, color, pat):
             if not _tree_move(s, p, color):
                 continue
             c = first + k
-            links[c, 0] = p
-            links[c, 1] = -1
-            links[c, 2] = 0
+            links[ix(c), 0] = p
+            links[ix(c), 1] = -1
+            links[ix(c), 2] = 0
             _prior(s, p, color, pr, pat, pat_n)
-            stats[c, S_N] = pr[0]
-            stats[c, S_W] = pr[1]
-            stats[c, S_RN] = 0.0
-            stats[c, S_RW] = 0.0
-            stats[c, S_PN] = pr[0]
-            stats[c, S_PW] = pr[1]
+            stats[ix(c), S_N] = pr[0]
+            stats[ix(c), S_W] = pr[1]
+            stats[ix(c), S_RN] = 0.0
+            stats[ix(c), S_RW] = 0.0
+            stats[ix(c), S_PN] = pr[0]
+            stats[ix(c), S_PW] = pr[1]
             k += 1
-    links[node, 1] = first
-    links[node, 2] = k
+    links[ix(node), 1] = first
+    links[ix(node), 2] = k
     meta[M_NODES] = used + k
     return True
 
@@ -603,21 +604,21 @@ def expand(s, links, stats, meta, node, color, pat):
 def select(links, stats, node):
     """The child of ``node`` with the best RAVE-blended value plus a small
     exploration term; -1 when it has none."""
-    first = links[node, 1]
-    k = links[node, 2]
+    first = links[ix(node), 1]
+    k = links[ix(node), 2]
     if k <= 0:
         return -1
-    lnn = math.log(stats[node, S_N] + 1.0)
+    lnn = math.log(stats[ix(node), S_N] + 1.0)
     best = -1
     bestv = -1e300
     for c in range(first, first + k):
-        n = stats[c, S_N]
-        rn = stats[c, S_RN]
-        q = stats[c, S_W] / n if n > 0 else 0.5
+        n = stats[ix(c), S_N]
+        rn = stats[ix(c), S_RN]
+        q = stats[ix(c), S_W] / n if n > 0 else 0.5
         v = q
         if rn > 0:
             beta = rn / (rn + n + rn * n * RAVE_K)
-            v = (1.0 - beta) * q + beta * stats[c, S_RW] / rn
+            v = (1.0 - beta) * q + beta * stats[ix(c), S_RW] / rn
         v += EXPLORE * math.sqrt(lnn / (n + 1.0))
         if v > bestv:
             bestv = v
@@ -632,7 +633,7 @@ def _expand_shared(s, links, stats, meta, node, color, pat):
     descend meanwhile see either no children or all of them."""
     while atomic_cas(meta, M_LOCK, 0, 1) != 0:
         pass
-    if links[node, 1] < 0:
+    if links[ix(node), 1] < 0:
         expand(s, links, stats, meta, node, color, pat)
     atomic_store(meta, M_LOCK, 0)
 
@@ -649,18 +650,18 @@ def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
     depth = 0
     path[0] = 0
     stats[0, S_N] += 1.0
-    while links[node, 1] >= 0 and depth < path.shape[0] - 1:
+    while links[ix(node), 1] >= 0 and depth < path.shape[0] - 1:
         child = select(links, stats, node)
         if child < 0:
             break
-        stats[child, S_N] += 1.0
-        mv = links[child, 0]
+        stats[ix(child), S_N] += 1.0
+        mv = links[ix(child), 0]
         play(ws, whw, keys, mv, color)
-        seq[depth] = mv
-        seqc[depth] = color
+        seq[ix(depth)] = mv
+        seqc[ix(depth)] = color
         node = child
         depth += 1
-        path[depth] = node
+        path[ix(depth)] = node
         color = 3 - color
     return depth
 
@@ -673,10 +674,10 @@ def _count_owners(s, first, own, margin):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            if first[p] == BLACK:
-                own[0, p] += 1
-            elif first[p] == WHITE:
-                own[1, p] += 1
+            if first[ix(p)] == BLACK:
+                own[0, ix(p)] += 1
+            elif first[ix(p)] == WHITE:
+                own[1, ix(p)] += 1
     own[2, 0] += margin
 
 
@@ -721,11 +722,11 @@ def search(
     for _ in range(iterations):
         _load(root, root_hw, ws, whw)
         depth = _descend(ws, whw, keys, links, stats, meta, seq, seqc, path)
-        node = i64(path[depth])
+        node = i64(path[ix(depth)])
         color = root_color if depth % 2 == 0 else 3 - root_color
-        last = seq[depth - 1] if depth > 0 else meta[M_LAST]
+        last = seq[ix(depth - 1)] if depth > 0 else meta[M_LAST]
         # this iteration's visit is counted already: expand after expand_at others
-        if links[node, 1] < 0 and stats[node, S_N] - stats[node, S_PN] > expand_at:
+        if links[ix(node), 1] < 0 and stats[ix(node), S_N] - stats[ix(node), S_PN] > expand_at:
             _expand_shared(ws, links, stats, meta, node, color, pat)
         nseq = playout(
             ws, whw, keys, color, last, maxmoves, seq, seqc, depth, empt, eidx, pat, pat_rate
@@ -746,32 +747,32 @@ def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, firs
     for the children of each path node whose move its mover played first
     later in the sequence."""
     for k in range(MAXPOS):
-        first[k] = 0
+        first[ix(k)] = 0
     i = nseq - 1
     for d in range(depth, -1, -1):
         while i >= d:
-            if seq[i] != PASS:
-                first[seq[i]] = seqc[i]
+            if seq[ix(i)] != PASS:
+                first[ix(seq[ix(i)])] = seqc[ix(i)]
             i -= 1
-        node = path[d]
+        node = path[ix(d)]
         mover = root_color if d % 2 == 0 else 3 - root_color
         if d > 0 and winner != mover:  # node's move was played by the other colour
-            stats[node, S_W] += 1.0
-        f = links[node, 1]
+            stats[ix(node), S_W] += 1.0
+        f = links[ix(node), 1]
         if f < 0:
             continue
         win = 1.0 if winner == mover else 0.0
-        for c in range(f, f + links[node, 2]):
-            mv = links[c, 0]
-            if first[mv] == mover:
-                stats[c, S_RN] += 1.0
-                stats[c, S_RW] += win
+        for c in range(f, f + links[ix(node), 2]):
+            mv = links[ix(c), 0]
+            if first[ix(mv)] == mover:
+                stats[ix(c), S_RN] += 1.0
+                stats[ix(c), S_RW] += win
 
 
 @njit(cache=True, inline="always")
 def _kept_children(links, stats, x, root, min_visits):
     """Does node ``x`` keep its children in a copy (see ``copy_subtree``)?"""
-    return links[x, 1] >= 0 and (x == root or stats[x, S_N] >= min_visits)
+    return links[ix(x), 1] >= 0 and (x == root or stats[ix(x), S_N] >= min_visits)
 
 
 @njit(cache=True)
@@ -782,14 +783,14 @@ def subtree_size(links, stats, node, stack, min_visits):
     stack[0] = node
     n = 0
     while top >= 0:
-        x = stack[top]
+        x = stack[ix(top)]
         top -= 1
         n += 1
         if _kept_children(links, stats, x, node, min_visits):
-            f = links[x, 1]
-            for c in range(f, f + links[x, 2]):
+            f = links[ix(x), 1]
+            for c in range(f, f + links[ix(x), 2]):
                 top += 1
-                stack[top] = c
+                stack[ix(top)] = c
     return n
 
 
@@ -799,9 +800,9 @@ def _copy_node(links, stats, a, links2, stats2, b):
     a row assignment would compile numba's shape-error message (1-2 s of
     string code)."""
     for c in range(links.shape[1]):
-        links2[b, c] = links[a, c]
+        links2[ix(b), ix(c)] = links[ix(a), ix(c)]
     for c in range(stats.shape[1]):
-        stats2[b, c] = stats[a, c]
+        stats2[ix(b), ix(c)] = stats[ix(a), ix(c)]
 
 
 @njit(cache=True)
@@ -817,16 +818,16 @@ def copy_subtree(links, stats, node, links2, stats2, old, min_visits):
     used = 1
     i = 0
     while i < used:
-        o = old[i]
+        o = old[ix(i)]
         if not _kept_children(links, stats, o, node, min_visits):
-            links2[i, 1] = -1
-            links2[i, 2] = 0
+            links2[ix(i), 1] = -1
+            links2[ix(i), 2] = 0
         else:
-            f = links[o, 1]
-            k = links[o, 2]
-            links2[i, 1] = used
+            f = links[ix(o), 1]
+            k = links[ix(o), 2]
+            links2[ix(i), 1] = used
             for j in range(k):
-                old[used + j] = f + j
+                old[ix(used + j)] = f + j
                 _copy_node(links, stats, f + j, links2, stats2, used + j)
             used += k
         i += 1

@@ -41,6 +41,7 @@ from .layout import (
     ORIGIN,
     PASS,
     i64,
+    ix,
 )
 
 F_ESCAPE = 1  # do not extend out of atari into a working ladder
@@ -74,7 +75,7 @@ def _frees(s, p, skip):
     w = s[H_W]
     n = 0
     for q in (p - 1, p + 1, p - w, p + w):
-        if q != skip and s[COLOR + q] == EMPTY:
+        if q != skip and s[ix(COLOR + q)] == EMPTY:
             n += 1
     return n
 
@@ -87,9 +88,9 @@ def _counter_atari(s, o, color):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] == 1:
+            if s[ix(COLOR + q)] == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
                 return True
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return False
@@ -98,25 +99,25 @@ def _counter_atari(s, o, color):
 @njit(cache=True)
 def _chase(s, hw, keys, o, attacker, budget):
     """``ladder_attack``'s reading (recursive): the atari that works or PASS."""
-    if s[H_STACKP] + 2 > LADDER_PLY or budget[0] <= 0 or s[NLIB + o] != 2:
+    if s[H_STACKP] + 2 > LADDER_PLY or budget[0] <= 0 or s[ix(NLIB + o)] != 2:
         return PASS
     defender = 3 - attacker
     for k in range(2):
-        a = i64(s[LIBS + o * MAXLIBS + k])
-        e = i64(s[LIBS + o * MAXLIBS + 1 - k])
+        a = i64(s[ix(LIBS + o * MAXLIBS + k)])
+        e = i64(s[ix(LIBS + o * MAXLIBS + 1 - k)])
         if _frees(s, e, a) >= 3:
             continue  # the extension at e gets three liberties
         budget[0] -= 1
         if not trymove(s, hw, keys, a, attacker):
             continue
         works = False
-        if s[NLIB + s[ORIGIN + a]] >= 2 and not _counter_atari(s, o, defender):
+        if s[ix(NLIB + s[ix(ORIGIN + a)])] >= 2 and not _counter_atari(s, o, defender):
             if trymove(s, hw, keys, e, defender):
-                n = s[NLIB + s[ORIGIN + e]]
+                n = s[ix(NLIB + s[ix(ORIGIN + e)])]
                 if n <= 1:
                     works = True
                 elif n == 2:
-                    works = _chase(s, hw, keys, i64(s[ORIGIN + e]), attacker, budget) != PASS
+                    works = _chase(s, hw, keys, i64(s[ix(ORIGIN + e)]), attacker, budget) != PASS
                 popgo(s, hw, keys)
             else:
                 works = True  # the defender cannot extend
@@ -133,7 +134,7 @@ def ladder_attack(s, hw, keys, pos, attacker, budget):
     scratch hash words; ``budget``: an int array of one, set here to
     LADDER_NODES.  The state comes back unchanged."""
     budget[0] = LADDER_NODES
-    return _chase(s, hw, keys, i64(s[ORIGIN + pos]), attacker, budget)
+    return _chase(s, hw, keys, i64(s[ix(ORIGIN + pos)]), attacker, budget)
 
 
 @njit(cache=True)
@@ -143,8 +144,8 @@ def escape_works(s, hw, keys, lib, color, budget):
     ``ladder_attack`` does not take?"""
     if not trymove(s, hw, keys, lib, color):
         return False
-    o = i64(s[ORIGIN + lib])
-    n = s[NLIB + o]
+    o = i64(s[ix(ORIGIN + lib)])
+    n = s[ix(NLIB + o)]
     ok = n >= 3 or (n == 2 and ladder_attack(s, hw, keys, o, 3 - color, budget) == PASS)
     popgo(s, hw, keys)
     return ok
@@ -160,14 +161,14 @@ def _three_space(s, start, owner, buf):
     n = 1
     i = 0
     while i < n:
-        p = buf[i]
+        p = buf[ix(i)]
         for q in (p - 1, p + 1, p - w, p + w):
-            c = s[COLOR + q]
+            c = s[ix(COLOR + q)]
             if c == EMPTY:
                 if q != buf[0] and (n < 2 or q != buf[1]) and (n < 3 or q != buf[2]):
                     if n == 3:
                         return 0
-                    buf[n] = q
+                    buf[ix(n)] = q
                     n += 1
             elif c == 3 - owner:
                 return 0
@@ -184,16 +185,16 @@ def nakade_point(s, color, last, buf):
         return PASS
     w = s[H_W]
     other = 3 - color
-    if s[COLOR + last] != other:
+    if s[ix(COLOR + last)] != other:
         return PASS
     for q in (last - 1, last + 1, last - w, last + w):
-        if s[COLOR + q] != EMPTY or _three_space(s, q, other, buf) == 0:
+        if s[ix(COLOR + q)] != EMPTY or _three_space(s, q, other, buf) == 0:
             continue
         for i in range(3):
-            p = buf[i]
+            p = buf[ix(i)]
             links = 0
             for j in range(3):
-                d = abs(p - buf[j])
+                d = abs(p - buf[ix(j)])
                 if d == 1 or d == w:
                     links += 1
             if links == 2:
@@ -214,18 +215,18 @@ def lone_self_atari(s, pos, color):
     lib = PASS
     n = 0
     for q in (pos - 1, pos + 1, pos - w, pos + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == color:
             return False
         if c == EMPTY:
             n += 1
             lib = q
-        elif c == other and s[NLIB + s[ORIGIN + q]] == 1:
+        elif c == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
             return False
     if n != 1:
         return False
     for q in (lib - 1, lib + 1, lib - w, lib + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if q != pos and c != other and c != BORDER:
             return True
     return False

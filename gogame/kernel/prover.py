@@ -67,6 +67,7 @@ from .layout import (
     NLIB,
     ORIGIN,
     PASS,
+    ix,
 )
 
 # ctx fields
@@ -146,9 +147,9 @@ def _probe(tt, hw, ctx, target, order, kind, rem):
     """NO_ENTRY, or result * 2**16 + move of a reusable entry."""
     k0, k1 = _keys(hw, ctx, target, order, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
-    if tt[i, 0] != k0 or tt[i, 1] != k1:
+    if tt[ix(i), 0] != k0 or tt[ix(i), 1] != k1:
         return NO_ENTRY
-    data = np.int64(tt[i, 2])
+    data = np.int64(tt[ix(i), 2])
     result = (data >> 1) & 1
     stored = (data >> 2) & 0x3FFF
     if (result == 1 and stored <= rem) or (result == 0 and stored >= rem):
@@ -163,9 +164,9 @@ def _store(tt, hw, ctx, target, order, kind, rem, result, move):
         return
     k0, k1 = _keys(hw, ctx, target, order, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
-    tt[i, 0] = k0
-    tt[i, 1] = k1
-    tt[i, 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16))
+    tt[ix(i), 0] = k0
+    tt[ix(i), 1] = k1
+    tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16))
     ctx[C_STORES] += 1
 
 
@@ -186,15 +187,15 @@ def _capture_point(s, hw, keys, ctx, target):
     and the capture stands, else PASS.  A capture stands unless it leaves
     the capturing string in atari with the defender allowed to take it at
     once (a snapback, or a ko the model lets the defender retake)."""
-    o = s[ORIGIN + target]
-    if s[NLIB + o] != 1:
+    o = s[ix(ORIGIN + target)]
+    if s[ix(NLIB + o)] != 1:
         return PASS
-    lib = s[LIBS + o * MAXLIBS]
+    lib = s[ix(LIBS + o * MAXLIBS)]
     if not push_move(s, hw, keys, lib, ctx[C_ATTACKER], _free(ctx, True)):
         return PASS
-    x = s[ORIGIN + lib]
-    stands = s[NLIB + x] != 1 or not legal(
-        s, s[LIBS + x * MAXLIBS], 3 - ctx[C_ATTACKER], _free(ctx, False)
+    x = s[ix(ORIGIN + lib)]
+    stands = s[ix(NLIB + x)] != 1 or not legal(
+        s, s[ix(LIBS + x * MAXLIBS)], 3 - ctx[C_ATTACKER], _free(ctx, False)
     )
     popgo(s, hw, keys)
     return lib if stands else PASS
@@ -202,9 +203,9 @@ def _capture_point(s, hw, keys, ctx, target):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add(s, mv, ply, n, p, mark, g):
-    if s[COLOR + p] == EMPTY and mark[p] != g:
-        mark[p] = g
-        mv[ply, n] = p
+    if s[ix(COLOR + p)] == EMPTY and mark[ix(p)] != g:
+        mark[ix(p)] = g
+        mv[ix(ply), ix(n)] = p
         return n + 1
     return n
 
@@ -212,11 +213,11 @@ def _add(s, mv, ply, n, p, mark, g):
 @njit(cache=True, _nrt=False)
 def _line(pv, ply, move):
     """pv[ply] = move, then the line one ply down."""
-    n = pv[ply + 1, 0]
-    pv[ply, 0] = n + 1
-    pv[ply, 1] = move
+    n = pv[ix(ply + 1), 0]
+    pv[ix(ply), 0] = n + 1
+    pv[ix(ply), 1] = move
     for k in range(n):
-        pv[ply, 2 + k] = pv[ply + 1, 1 + k]
+        pv[ix(ply), ix(2 + k)] = pv[ix(ply + 1), ix(1 + k)]
 
 
 # ---------------------------------------------------------- candidates
@@ -231,15 +232,15 @@ def _candidates(s, ctx, mv, mark, ply, target, order):
     target, with the captures of defender strings in atari next to those."""
     w = s[H_W]
     g = _new_gen(ctx, mark)
-    o = s[ORIGIN + target]
-    nl = s[NLIB + o]
+    o = s[ix(ORIGIN + target)]
+    nl = s[ix(NLIB + o)]
     n = 0
     for k in range(nl):
-        n = _add(s, mv, ply, n, s[LIBS + o * MAXLIBS + k], mark, g)
+        n = _add(s, mv, ply, n, s[ix(LIBS + o * MAXLIBS + k)], mark, g)
     if order < 2:
         return n
     for k in range(nl):
-        lib = s[LIBS + o * MAXLIBS + k]
+        lib = s[ix(LIBS + o * MAXLIBS + k)]
         for dr in range(-2, 3):
             for dc in range(abs(dr) - 2, 3 - abs(dr)):
                 p = lib + dr * w + dc
@@ -249,9 +250,9 @@ def _candidates(s, ctx, mv, mark, ply, target, order):
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == attacker and s[NLIB + s[ORIGIN + q]] <= 2:
-                n = _weak_string_moves(s, mv, mark, g, ply, n, s[ORIGIN + q])
-        p = s[NEXT + p]
+            if s[ix(COLOR + q)] == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] <= 2:
+                n = _weak_string_moves(s, mv, mark, g, ply, n, s[ix(ORIGIN + q)])
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     return n
@@ -262,15 +263,15 @@ def _weak_string_moves(s, mv, mark, g, ply, n, x):
     """Liberties of the attacker string ``x`` and the last liberties of the
     defender strings in atari next to it."""
     w = s[H_W]
-    for k in range(s[NLIB + x]):
-        n = _add(s, mv, ply, n, s[LIBS + x * MAXLIBS + k], mark, g)
-    other = 3 - s[COLOR + x]
+    for k in range(s[ix(NLIB + x)]):
+        n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+    other = 3 - s[ix(COLOR + x)]
     p = x
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] == 1:
-                n = _add(s, mv, ply, n, s[LIBS + s[ORIGIN + q] * MAXLIBS], mark, g)
-        p = s[NEXT + p]
+            if s[ix(COLOR + q)] == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
+                n = _add(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
+        p = s[ix(NEXT + p)]
         if p == x:
             break
     return n
@@ -288,29 +289,29 @@ def _order1_replies(s, ctx, mv, mark, ply, target):
     leaves the same capture on: see the module notes."""
     w = s[H_W]
     g = _new_gen(ctx, mark)
-    o = s[ORIGIN + target]
-    lib = s[LIBS + o * MAXLIBS]
+    o = s[ix(ORIGIN + target)]
+    lib = s[ix(LIBS + o * MAXLIBS)]
     n = _add(s, mv, ply, 0, lib, mark, g)
     attacker = ctx[C_ATTACKER]
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == attacker and s[NLIB + s[ORIGIN + q]] == 1:
-                n = _add(s, mv, ply, n, s[LIBS + s[ORIGIN + q] * MAXLIBS], mark, g)
-        p = s[NEXT + p]
+            if s[ix(COLOR + q)] == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
+                n = _add(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
+        p = s[ix(NEXT + p)]
         if p == o:
             break
     for q in (lib - 1, lib + 1, lib - w, lib + w):
         n = _add(s, mv, ply, n, q, mark, g)
-        if s[COLOR + q] == 3 - attacker and s[NLIB + s[ORIGIN + q]] == 1:
+        if s[ix(COLOR + q)] == 3 - attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
             # another string the capture would take: moves that rescue it
-            n = _weak_string_moves(s, mv, mark, g, ply, n, s[ORIGIN + q])
-        elif s[COLOR + q] == attacker:
-            x = s[ORIGIN + q]
-            if s[NLIB + x] > MAXLIBS:
+            n = _weak_string_moves(s, mv, mark, g, ply, n, s[ix(ORIGIN + q)])
+        elif s[ix(COLOR + q)] == attacker:
+            x = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + x)] > MAXLIBS:
                 return _all_moves(s, mv, ply)
-            for k in range(s[NLIB + x]):
-                n = _add(s, mv, ply, n, s[LIBS + x * MAXLIBS + k], mark, g)
+            for k in range(s[ix(NLIB + x)]):
+                n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
     return n
 
 
@@ -320,8 +321,8 @@ def _all_moves(s, mv, ply):
     w = s[H_W]
     n = 0
     for p in range(w + 1, MAXPOS - w):
-        if s[COLOR + p] == EMPTY:
-            mv[ply, n] = p
+        if s[ix(COLOR + p)] == EMPTY:
+            mv[ix(ply), ix(n)] = p
             n += 1
     return n
 
@@ -339,7 +340,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
     function: numba's cache does not take mutual recursion.)"""
     ply = _ply(s, ctx)
     t, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types to recurse
-    pv[ply, 0] = 0
+    pv[ix(ply), 0] = 0
     if ctx[C_ABORT]:
         return np.int64(0)
     if kind == KIND_A:
@@ -358,8 +359,8 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
     hit = _probe(tt, hw, ctx, target, n, kind, rem)
     if hit != NO_ENTRY:
         if kind == KIND_A and hit >> 16 == 1:
-            pv[ply, 0] = 1
-            pv[ply, 1] = hit & 0xFFFF
+            pv[ix(ply), 0] = 1
+            pv[ix(ply), 1] = hit & 0xFFFF
         return np.int64(hit >> 16)
     attacker = ctx[C_ATTACKER]
     color = attacker if kind == KIND_A else 3 - attacker
@@ -367,14 +368,16 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
         left = 0
         hardest = np.int64(-1)  # the line: the hardest move of the last pass
         for i in range(count):
-            m = mv[ply, i]
+            m = mv[ix(ply), ix(i)]
             if not _play(s, hw, keys, ctx, m, color, kind == KIND_A):
                 continue
             before = ctx[C_NODES]
             r = np.int64(0)
             if kind != KIND_A:
                 r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(k), ka)
-            elif s[COLOR + target] != EMPTY and _play(s, hw, keys, ctx, PASS, 3 - attacker, False):
+            elif s[ix(COLOR + target)] != EMPTY and _play(
+                s, hw, keys, ctx, PASS, 3 - attacker, False
+            ):
                 # a threat: after a pass, an order n - 1 win (a ko capture that order
                 # 0 did not count is skipped)
                 r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n - 1), ka)
@@ -393,7 +396,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
                 _store(tt, hw, ctx, target, n, kind, rem, r, np.int64(m))
                 return r
             elif r == 0:
-                mv[ply, left] = m  # left <= i: the list is read ahead of the writes
+                mv[ix(ply), ix(left)] = m  # left <= i: the list is read ahead of the writes
                 left += 1
             elif ctx[C_NODES] - before > hardest:
                 hardest = ctx[C_NODES] - before
@@ -411,10 +414,10 @@ def _shortcut(s, hw, keys, ctx, pv, ply, target, n):
     takes one at most; or no room left), -1 to search."""
     lib = _capture_point(s, hw, keys, ctx, target)
     if lib != PASS and ply + 1 <= ctx[C_CAP]:
-        pv[ply, 0] = 1
-        pv[ply, 1] = lib
+        pv[ix(ply), 0] = 1
+        pv[ix(ply), 1] = lib
         return np.int64(1)
-    if n == 0 or s[NLIB + s[ORIGIN + target]] > n + 1 or ply + 3 > ctx[C_CAP]:
+    if n == 0 or s[ix(NLIB + s[ix(ORIGIN + target)])] > n + 1 or ply + 3 > ctx[C_CAP]:
         return np.int64(0)
     return np.int64(-1)
 
@@ -426,12 +429,12 @@ def _replies(s, ctx, mv, mark, ply, target, n, kind):
     that can refute it, read at order 1; otherwise every empty point (a
     pass too at the root), read at orders lo..n in turn, each order keeping
     only the moves the one below did not refute."""
-    if kind == KIND_D and n == 1 and s[NLIB + s[ORIGIN + target]] == 1:
+    if kind == KIND_D and n == 1 and s[ix(NLIB + s[ix(ORIGIN + target)])] == 1:
         return _order1_replies(s, ctx, mv, mark, ply, target), n
     count = _all_moves(s, mv, ply)
     if kind == KIND_D:
         return count, n - 1
-    mv[ply, count] = PASS
+    mv[ix(ply), ix(count)] = PASS
     return count + 1, 0
 
 
@@ -444,7 +447,7 @@ def _root(s, ctx, target, model, cap, max_nodes):
     ctx[C_ABORT] = 0
     ctx[C_MAXNODES] = max_nodes
     ctx[C_MODEL] = model
-    ctx[C_ATTACKER] = 3 - s[COLOR + target]
+    ctx[C_ATTACKER] = 3 - s[ix(COLOR + target)]
     ctx[C_ROOTSP] = s[H_STACKP]
     ctx[C_CAP] = min(cap, MAX_CAP)
 
@@ -489,25 +492,25 @@ def _regions(s, color, sc):
     for row in range(size):
         for col in range(size):
             p = (row + 1) * w + col + 1
-            if s[COLOR + p] == color or reg[p] >= 0:
+            if s[ix(COLOR + p)] == color or reg[ix(p)] >= 0:
                 continue
-            start[nreg] = npts
-            reg[p] = nreg
+            start[ix(nreg)] = npts
+            reg[ix(p)] = nreg
             stack[0] = p
             top = 1
             while top > 0:
                 top -= 1
-                q = stack[top]
-                pts[npts] = q
+                q = stack[ix(top)]
+                pts[ix(npts)] = q
                 npts += 1
                 for r in (q - 1, q + 1, q - w, q + w):
-                    c = s[COLOR + r]
-                    if (c == EMPTY or c == 3 - color) and reg[r] < 0:
-                        reg[r] = nreg
-                        stack[top] = r
+                    c = s[ix(COLOR + r)]
+                    if (c == EMPTY or c == 3 - color) and reg[ix(r)] < 0:
+                        reg[ix(r)] = nreg
+                        stack[ix(top)] = r
                         top += 1
             nreg += 1
-    start[nreg] = npts
+    start[ix(nreg)] = npts
     return nreg
 
 
@@ -515,14 +518,14 @@ def _regions(s, color, sc):
 def _vital(s, sc, r, b):
     """Is every empty point of region ``r`` a liberty of block ``b``?"""
     w = s[H_W]
-    color = s[COLOR + b]
-    for k in range(sc[2][r], sc[2][r + 1]):
-        p = sc[1][k]
-        if s[COLOR + p] != EMPTY:
+    color = s[ix(COLOR + b)]
+    for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
+        p = sc[1][ix(k)]
+        if s[ix(COLOR + p)] != EMPTY:
             continue
         ok = False
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + q] == color and s[ORIGIN + q] == b:
+            if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] == b:
                 ok = True
         if not ok:
             return False
@@ -539,23 +542,23 @@ def _drop_blocks(s, ctx, mark, sc, color):
     for row in range(size):
         for col in range(size):
             b = (row + 1) * w + col + 1
-            if s[COLOR + b] != color or s[ORIGIN + b] != b or alive[b] == 0:
+            if s[ix(COLOR + b)] != color or s[ix(ORIGIN + b)] != b or alive[ix(b)] == 0:
                 continue
             g = _new_gen(ctx, mark)
             vital = 0
             p = b
             while vital < 2:
                 for q in (p - 1, p + 1, p - w, p + w):
-                    r = reg[q]
-                    if r >= 0 and healthy[r] and mark[r] != g:
-                        mark[r] = g
+                    r = reg[ix(q)]
+                    if r >= 0 and healthy[ix(r)] and mark[ix(r)] != g:
+                        mark[ix(r)] = g
                         if _vital(s, sc, r, b):
                             vital += 1
-                p = s[NEXT + p]
+                p = s[ix(NEXT + p)]
                 if p == b:
                     break
             if vital < 2:
-                alive[b] = 0
+                alive[ix(b)] = 0
                 changed = True
     return changed
 
@@ -567,14 +570,14 @@ def _drop_regions(s, sc, nreg, color):
     alive, healthy = sc[3], sc[4]
     changed = False
     for r in range(nreg):
-        if not healthy[r]:
+        if not healthy[ix(r)]:
             continue
-        for k in range(sc[2][r], sc[2][r + 1]):
-            p = sc[1][k]
+        for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
+            p = sc[1][ix(k)]
             for q in (p - 1, p + 1, p - w, p + w):
-                if s[COLOR + q] == color and alive[s[ORIGIN + q]] == 0:
-                    healthy[r] = 0
-        if not healthy[r]:
+                if s[ix(COLOR + q)] == color and alive[ix(s[ix(ORIGIN + q)])] == 0:
+                    healthy[ix(r)] = 0
+        if not healthy[ix(r)]:
             changed = True
     return changed
 
@@ -583,7 +586,7 @@ def _drop_regions(s, sc, nreg, color):
 def pass_alive(s, ctx, mark, sc, target):
     """Benson's unconditional life: True when the string at ``target`` can
     never be captured, even if its owner always passes."""
-    color = s[COLOR + target]
+    color = s[ix(COLOR + target)]
     nreg = _regions(s, color, sc)
     sc[3][:MAXPOS] = 1
     sc[4][:nreg] = 1
@@ -592,17 +595,17 @@ def pass_alive(s, ctx, mark, sc, target):
         b = _drop_regions(s, sc, nreg, color)
         if not a and not b:
             break
-    return sc[3][s[ORIGIN + target]] == 1
+    return sc[3][ix(s[ix(ORIGIN + target)])] == 1
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def saving_move(s, hw, keys, ctx, mark, sc, target):
     """A defender's move (simple ko rule) after which the target is pass
     alive, or -1."""
-    color = s[COLOR + target]
+    color = s[ix(COLOR + target)]
     w = s[H_W]
     for p in range(w + 1, MAXPOS - w):
-        if s[COLOR + p] != EMPTY or not push_move(s, hw, keys, p, color, False):
+        if s[ix(COLOR + p)] != EMPTY or not push_move(s, hw, keys, p, color, False):
             continue
         ok = pass_alive(s, ctx, mark, sc, target)
         popgo(s, hw, keys)

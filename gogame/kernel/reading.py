@@ -79,6 +79,7 @@ from .layout import (
     PASS,
     WHITE,
     i64,
+    ix,
 )
 
 WIN, KO_A, KO_B = 5, 4, 3
@@ -203,12 +204,12 @@ def invert(code):
 def _add(mv, sc, ply, n, pos, score):
     """Add a candidate (or add to its score); return the new count."""
     for i in range(n):
-        if mv[ply, i] == pos:
-            sc[ply, i] += score
+        if mv[ix(ply), ix(i)] == pos:
+            sc[ix(ply), ix(i)] += score
             return n
     if n < MAXMOVES:
-        mv[ply, n] = pos
-        sc[ply, n] = score
+        mv[ix(ply), ix(n)] = pos
+        sc[ix(ply), ix(n)] = score
         n += 1
     return n
 
@@ -217,44 +218,46 @@ def _add(mv, sc, ply, n, pos, score):
 def _sort(mv, sc, ply, n):
     """Insertion sort: higher score first, then lower point."""
     for i in range(1, n):
-        m = mv[ply, i]
-        v = sc[ply, i]
+        m = mv[ix(ply), ix(i)]
+        v = sc[ix(ply), ix(i)]
         j = i - 1
-        while j >= 0 and (sc[ply, j] < v or (sc[ply, j] == v and mv[ply, j] > m)):
-            mv[ply, j + 1] = mv[ply, j]
-            sc[ply, j + 1] = sc[ply, j]
+        while j >= 0 and (
+            sc[ix(ply), ix(j)] < v or (sc[ix(ply), ix(j)] == v and mv[ix(ply), ix(j)] > m)
+        ):
+            mv[ix(ply), ix(j + 1)] = mv[ix(ply), ix(j)]
+            sc[ix(ply), ix(j + 1)] = sc[ix(ply), ix(j)]
             j -= 1
-        mv[ply, j + 1] = m
-        sc[ply, j + 1] = v
+        mv[ix(ply), ix(j + 1)] = m
+        sc[ix(ply), ix(j + 1)] = v
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _lib(s, o, k):
-    return s[LIBS + o * MAXLIBS + k]
+    return s[ix(LIBS + o * MAXLIBS + k)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _forget_counts(mv, ply):
     """A new node at ``ply``: no extension of the target counted yet."""
     for k in range(MAXLIBS):
-        mv[ply, OWNLIBS + k] = -1
+        mv[ix(ply), ix(OWNLIBS + k)] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _own_libs(s, mv, ply, o, k):
     """``libs_after`` (limit 6) of the owner extending at the ``k``-th listed
     liberty of the target ``o``, counted once per node (``_forget_counts``)."""
-    v = mv[ply, OWNLIBS + k]
+    v = mv[ix(ply), ix(OWNLIBS + k)]
     if v < 0:
-        v = kb.libs_after(s, _lib(s, o, k), s[COLOR + o], 6)
-        mv[ply, OWNLIBS + k] = v
+        v = kb.libs_after(s, _lib(s, o, k), s[ix(COLOR + o)], 6)
+        mv[ix(ply), ix(OWNLIBS + k)] = v
     return v
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _lib_index(s, o, m):
     """Where ``m`` is in the listed liberties of ``o``, or -1."""
-    for k in range(min(s[NLIB + o], MAXLIBS)):
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         if _lib(s, o, k) == m:
             return k
     return -1
@@ -277,7 +280,7 @@ def _add_liberties_of(s, mv, sc, ply, n, o, score):
         X * .
 
     Not: a liberty past the first MAXLIBS listed."""
-    for k in range(min(s[NLIB + o], MAXLIBS)):
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         n = _add(mv, sc, ply, n, _lib(s, o, k), score)
     return n
 
@@ -294,11 +297,11 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
 
     Not: points two steps away through a stone, or past MAXLIBS liberties."""
     w = s[H_W]
-    nl = s[NLIB + o]
+    nl = s[ix(NLIB + o)]
     for k in range(min(nl, MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] == EMPTY and not _is_liberty(s, o, q):
+            if s[ix(COLOR + q)] == EMPTY and not _is_liberty(s, o, q):
                 n = _add(mv, sc, ply, n, q, score)
     return n
 
@@ -310,12 +313,12 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
     ``_add_connections`` (the owner's colour) and ``_add_backfills`` (the
     attacker's)."""
     w = s[H_W]
-    for k in range(min(s[NLIB + o], MAXLIBS)):
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] == color and s[ORIGIN + q] != o:
-                f = s[ORIGIN + q]
-                if s[NLIB + f] <= maxlibs:
+            if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] != o:
+                f = s[ix(ORIGIN + q)]
+                if s[ix(NLIB + f)] <= maxlibs:
                     n = _add_liberties_of(s, mv, sc, ply, n, f, score)
     return n
 
@@ -331,7 +334,7 @@ def _add_connections(s, mv, sc, ply, n, o, maxlibs, score):
         X O X .
 
     Not: friends that touch ``o`` only diagonally or through a stone."""
-    c = s[COLOR + o]
+    c = s[ix(COLOR + o)]
     return _add_neighbour_liberties(
         s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
     )
@@ -349,7 +352,7 @@ def _add_backfills(s, mv, sc, ply, n, o, maxlibs, score):
         X O O O
 
     Not: a backfill two moves deep (the string's own approach moves)."""
-    c = 3 - s[COLOR + o]
+    c = 3 - s[ix(COLOR + o)]
     return _add_neighbour_liberties(
         s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
     )
@@ -370,22 +373,22 @@ def _add_ko_backfills(s, mv, sc, ply, n, o, score):
 
     Not: the back-captures of GNU Go's attack1 (its break-chain moves
     come from ``_add_attacker_saves``)."""
-    if s[NLIB + o] != 1 or s[NSTONES + o] != 1:
+    if s[ix(NLIB + o)] != 1 or s[ix(NSTONES + o)] != 1:
         return n
     lib = i64(_lib(s, o, 0))
-    owner = i64(s[COLOR + o])
+    owner = i64(s[ix(COLOR + o)])
     attacker = 3 - owner
     if _capture_wins(s, lib, attacker) or kb.libs_after(s, lib, owner, 6) > 5:
         return n
     w = s[H_W]
     seen0 = seen1 = o  # each friend string once
     for q in (lib - 1, lib + 1, lib - w, lib + w):
-        f = s[ORIGIN + q]
-        if s[COLOR + q] != owner or f == o or f == seen0 or f == seen1:
+        f = s[ix(ORIGIN + q)]
+        if s[ix(COLOR + q)] != owner or f == o or f == seen0 or f == seen1:
             continue
         seen1 = seen0
         seen0 = f
-        for k in range(min(s[NLIB + f], MAXLIBS)):
+        for k in range(min(s[ix(NLIB + f)], MAXLIBS)):
             m = _lib(s, f, k)
             if m != lib and kb.libs_after(s, m, attacker, 2) >= 2:
                 n = _add(mv, sc, ply, n, m, score)
@@ -405,12 +408,16 @@ def _add_friend_approaches(s, mv, sc, ply, n, o, score):
 
     Not: friends with three liberties or more."""
     w = s[H_W]
-    mine = s[COLOR + o]
-    for k in range(min(s[NLIB + o], MAXLIBS)):
+    mine = s[ix(COLOR + o)]
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] == mine and s[ORIGIN + q] != o and s[NLIB + s[ORIGIN + q]] == 2:
-                n = _add_second_order(s, mv, sc, ply, i64(n), i64(s[ORIGIN + q]), i64(score))
+            if (
+                s[ix(COLOR + q)] == mine
+                and s[ix(ORIGIN + q)] != o
+                and s[ix(NLIB + s[ix(ORIGIN + q)])] == 2
+            ):
+                n = _add_second_order(s, mv, sc, ply, i64(n), i64(s[ix(ORIGIN + q)]), i64(score))
     return n
 
 
@@ -426,13 +433,13 @@ def _add_save(s, mv, sc, ply, n, x, mine):
         * X O .
 
     Not: ladder or net reads of the escape (``_order`` scores it)."""
-    xl = s[NLIB + x]
+    xl = s[ix(NLIB + x)]
     n = _add_liberties_of(s, mv, sc, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
-    cap = mv[ply, SCRATCH:KILLER]
+    cap = mv[ix(ply), SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
-        y = cap[j]
-        if s[NLIB + y] == 1:
+        y = cap[ix(j)]
+        if s[ix(NLIB + y)] == 1:
             n = _add(mv, sc, ply, n, _lib(s, y, 0), SC_SAVE_CAPTURE)
     return n
 
@@ -451,11 +458,11 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 
     Not: strings of four liberties or more; each move costs a whole new
     defence, so near the root only (the caller's rule)."""
-    cap = mv[ply, SCRATCH:KILLER]
+    cap = mv[ix(ply), SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
-        y = cap[j]
-        if y != o and s[NLIB + y] <= FAR_RACE_LIBS:
+        y = cap[ix(j)]
+        if y != o and s[ix(NLIB + y)] <= FAR_RACE_LIBS:
             n = _add_liberties_of(s, mv, sc, ply, n, y, SC_FAR_RACE)
     return n
 
@@ -469,13 +476,13 @@ def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     ``_add_far_race`` near the root when one liberty is shared.
 
     Not: neighbours with three liberties or more."""
-    mine = s[COLOR + o]
-    nbr = mv[ply, NBR:SCRATCH]
+    mine = s[ix(COLOR + o)]
+    nbr = mv[ix(ply), NBR:SCRATCH]
     race = stackp <= ctx[C_BACKFILL2]
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
     for i in range(k):
-        x = nbr[i]
-        xl = s[NLIB + x]
+        x = nbr[ix(i)]
+        xl = s[ix(NLIB + x)]
         if xl > 2 or (xl == 2 and not race):
             continue
         # against two liberties, only a neighbour with the very same two
@@ -515,11 +522,11 @@ def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
 
     Not: the ladder that may follow the atari (the lazy ladders read it)."""
     n = _add_liberties_of(s, mv, sc, ply, n, x, SC_CHAIN_ATARI)
-    cap = mv[ply, SCRATCH:KILLER]
+    cap = mv[ix(ply), SCRATCH:KILLER]
     kf = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kf):
-        f = mv[ply, SCRATCH + j]
-        if f != o and s[NLIB + f] <= 2:
+        f = mv[ix(ply), ix(SCRATCH + j)]
+        if f != o and s[ix(NLIB + f)] <= 2:
             n = _add_liberties_of(s, mv, sc, ply, n, f, SC_FRIEND_AIR)
     return n
 
@@ -539,8 +546,10 @@ def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
 
     Not: eye space or the outside liberties a race counts in GNU Go's
     semeai reader; a neighbour with escapes (``_add_race_liberties``)."""
-    xl = s[NLIB + x]
-    near = ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[NSTONES + x] > 1) else ctx[C_BACKFILL2]
+    xl = s[ix(NLIB + x)]
+    near = (
+        ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1) else ctx[C_BACKFILL2]
+    )
     if stackp <= near and xl <= libs + slack + (_shared(s, i64(x), i64(o)) if libs == 2 else 0):
         n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))
     return n
@@ -556,19 +565,19 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     (``_add_race_moves``) against a longer one.
 
     Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
-    nbr = mv[ply, NBR:SCRATCH]
-    mine = s[COLOR + o]
+    nbr = mv[ix(ply), NBR:SCRATCH]
+    mine = s[ix(COLOR + o)]
     # with the attacker to move, a plain race is won only against as many
     # liberties or fewer; one more (and two escapes) only up to backfill2_depth
     slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
     deep = libs < 2 or ctx[C_LADDER] != 0 or stackp > ctx[C_BREAKCHAIN]
     for i in range(k):
-        x = nbr[i]
-        if s[NLIB + x] == 1:
+        x = nbr[ix(i)]
+        if s[ix(NLIB + x)] == 1:
             n = _add_capture(s, mv, sc, ply, n, x)
         elif deep:
             continue
-        elif s[NLIB + x] == 2:
+        elif s[ix(NLIB + x)] == 2:
             n = _add_chain_atari(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
         else:
             n = _add_race_moves(
@@ -593,29 +602,29 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
     Not: friends that touch ``o`` itself (``_add_break_chain`` has its
     neighbours), nor more than eight friends."""
     w = s[H_W]
-    mine = s[COLOR + o]
+    mine = s[ix(COLOR + o)]
     seen = scratch[16:24]  # friends already looked at
     nseen = 0
-    for k in range(min(s[NLIB + o], MAXLIBS)):
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[COLOR + q] == mine and s[ORIGIN + q] != o:
-                f = s[ORIGIN + q]
+            if s[ix(COLOR + q)] == mine and s[ix(ORIGIN + q)] != o:
+                f = s[ix(ORIGIN + q)]
                 known = False
                 for i in range(nseen):
-                    if seen[i] == f:
+                    if seen[ix(i)] == f:
                         known = True
                 if known:
                     continue
                 if nseen < 8:
-                    seen[nseen] = f
+                    seen[ix(nseen)] = f
                     nseen += 1
                 kx = kb.neighbour_strings(s, f, 3 - mine, scratch[:16])
                 for j in range(kx):
-                    if s[NLIB + scratch[j]] == 1:
-                        n = _add(mv, sc, ply, n, _lib(s, scratch[j], 0), score)
-                    elif s[NLIB + scratch[j]] == 2 and ataris:
-                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[j], SC_RESCUE_ATARI)
+                    if s[ix(NLIB + scratch[ix(j)])] == 1:
+                        n = _add(mv, sc, ply, n, _lib(s, scratch[ix(j)], 0), score)
+                    elif s[ix(NLIB + scratch[ix(j)])] == 2 and ataris:
+                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[ix(j)], SC_RESCUE_ATARI)
     return n
 
 
@@ -632,9 +641,9 @@ def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
         . * O .
 
     Not: escapes that connect to a string of fewer liberties."""
-    color = s[COLOR + x]
+    color = s[ix(COLOR + x)]
     escapes = 0
-    for i in range(min(s[NLIB + x], MAXLIBS)):
+    for i in range(min(s[ix(NLIB + x)], MAXLIBS)):
         if kb.libs_after(s, _lib(s, x, i), color, 6) >= 6:
             escapes += 1
             if escapes == most:
@@ -659,7 +668,7 @@ def _add_tenuki(mv, sc, ply, n):
 def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the attacker of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
-    o = s[ORIGIN + target]
+    o = s[ix(ORIGIN + target)]
     n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
     if ctx[C_LADDER]:
         return n  # a ladder read: the liberties only
@@ -683,12 +692,12 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
 def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     """Candidate moves for the owner of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
-    o = s[ORIGIN + target]
+    o = s[ix(ORIGIN + target)]
     n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
     n = _add_break_chain(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
     if reach and stackp <= ctx[C_SUPERSTRING]:
-        scratch = mv[ply, SCRATCH:KILLER]
+        scratch = mv[ix(ply), SCRATCH:KILLER]
         ataris = stackp <= ctx[C_BREAKCHAIN]
         n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), ataris)
     if libs == 1:
@@ -716,12 +725,12 @@ def _extension_libs(s, x, fill, ext):
     liberties of the other friendly strings next to it, less ``fill`` and
     ``ext``.  (Stones the fill captures only add liberties.)"""
     w = s[H_W]
-    color = s[COLOR + x]
+    color = s[ix(COLOR + x)]
     seen0 = PASS
     seen1 = PASS
     k = 0
     for q in (ext - 1, ext + 1, ext - w, ext + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == EMPTY:
             if q != fill and q != seen0 and q != seen1:
                 if k == 2:
@@ -731,11 +740,11 @@ def _extension_libs(s, x, fill, ext):
                 else:
                     seen1 = q
                 k += 1
-        elif c == color and s[ORIGIN + q] != x:
-            f = s[ORIGIN + q]
-            if s[NLIB + f] > MAXLIBS:
+        elif c == color and s[ix(ORIGIN + q)] != x:
+            f = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + f)] > MAXLIBS:
                 return 3
-            for j in range(s[NLIB + f]):
+            for j in range(s[ix(NLIB + f)]):
                 p = _lib(s, f, j)
                 if p != fill and p != ext and p != seen0 and p != seen1:
                     if k == 2:
@@ -769,10 +778,10 @@ def _touching(s, x, o):
     p = x
     while True:
         for r in (p - 1, p + 1, p - w, p + w):
-            if s[COLOR + r] != EMPTY and s[ORIGIN + r] == o:
+            if s[ix(COLOR + r)] != EMPTY and s[ix(ORIGIN + r)] == o:
                 k += 1
                 break
-        p = s[NEXT + p]
+        p = s[ix(NEXT + p)]
         if p == x:
             break
     return k
@@ -782,7 +791,7 @@ def _touching(s, x, o):
 def _shared(s, a, b):
     """Liberties strings ``a`` and ``b`` have in common (listed ones)."""
     k = 0
-    for i in range(min(s[NLIB + a], MAXLIBS)):
+    for i in range(min(s[ix(NLIB + a)], MAXLIBS)):
         if _is_liberty(s, b, _lib(s, a, i)):
             k += 1
     return k
@@ -792,9 +801,9 @@ def _shared(s, a, b):
 def _is_liberty(s, o, m):
     """Is the empty point ``m`` a liberty of string ``o``?"""
     w = s[H_W]
-    c = s[COLOR + o]
+    c = s[ix(COLOR + o)]
     for q in (m - 1, m + 1, m - w, m + w):
-        if s[COLOR + q] == c and s[ORIGIN + q] == o:
+        if s[ix(COLOR + q)] == c and s[ix(ORIGIN + q)] == o:
             return True
     return False
 
@@ -815,24 +824,24 @@ def _contact(s, m, color, o, nbr, k):
     seen1 = PASS
     seen2 = PASS
     for q in (m - 1, m + 1, m - w, m + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c != color and c != other:
             continue
-        x = s[ORIGIN + q]
+        x = s[ix(ORIGIN + q)]
         adjacent = adjacent or x == o
         if c == color or x == seen0 or x == seen1 or x == seen2:
             continue
         seen2 = seen1
         seen1 = seen0
         seen0 = x
-        xl = s[NLIB + x]
+        xl = s[ix(NLIB + x)]
         if xl == 1:
             captures = True
             if x != o:
                 gain += _touching(s, x, o)
         if xl <= 3:
             for j in range(k):
-                if nbr[j] == x:
+                if nbr[ix(j)] == x:
                     bonus += 10 * (4 - xl)
     return adjacent, captures, gain, bonus
 
@@ -842,10 +851,10 @@ def _on_edge(s, m):
     """Is ``m`` on the first line?"""
     w = s[H_W]
     return (
-        s[COLOR + m - 1] == BORDER
-        or s[COLOR + m + 1] == BORDER
-        or s[COLOR + m - w] == BORDER
-        or s[COLOR + m + w] == BORDER
+        s[ix(COLOR + m - 1)] == BORDER
+        or s[ix(COLOR + m + 1)] == BORDER
+        or s[ix(COLOR + m - w)] == BORDER
+        or s[ix(COLOR + m + w)] == BORDER
     )
 
 
@@ -877,7 +886,7 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_
     self-atari away from the target that captures nothing unless
     ``throw_ins`` (up to ``backfill2_depth``: such a stone only makes a ko
     or a snapback shape, which deeper down costs much and seldom decides)."""
-    tl = ml if adjacent else s[NLIB + o] + gain
+    tl = ml if adjacent else s[ix(NLIB + o)] + gain
     score = 20 * min(tl, 6)
     if _on_edge(s, m):
         score -= 10  # fewer liberties to come there
@@ -894,7 +903,7 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_
             score -= 30
     if tl == 1:
         score -= 40
-        if s[NSTONES + o] >= 2 and not captures:
+        if s[ix(NSTONES + o)] >= 2 and not captures:
             score = DROPPED
     return score
 
@@ -913,26 +922,26 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     dropped: the attacker captures at once, so it never defends; so is,
     unless ``throw_ins``, its self-atari away from the target that captures
     nothing (``_defend_score``)."""
-    o = s[ORIGIN + target]
-    libs = s[NLIB + o]
-    nbr = mv[ply, NBR:SCRATCH]
+    o = s[ix(ORIGIN + target)]
+    libs = s[ix(NLIB + o)]
+    nbr = mv[ix(ply), NBR:SCRATCH]
     for i in range(n):
-        m = mv[ply, i]
+        m = mv[ix(ply), ix(i)]
         if m == PASS:
             continue
         adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
-        sc[ply, i] += bonus
+        sc[ix(ply), ix(i)] += bonus
         # on a liberty of the target, the owner's count there is kept per node
         j = _lib_index(s, o, m) if adjacent else -1
         own = _own_libs(s, mv, ply, o, j) if j >= 0 else -1
         ml = own if own >= 0 and not attack else kb.libs_after(s, m, color, 6)
         if ml == 0 or (captures and m == s[H_KO]):
-            sc[ply, i] += -50  # suicide or ko retake: try last
+            sc[ix(ply), ix(i)] += -50  # suicide or ko retake: try last
             continue
         if attack:
-            sc[ply, i] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
+            sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
         else:
-            sc[ply, i] += _defend_score(
+            sc[ix(ply), ix(i)] += _defend_score(
                 s,
                 m,
                 o,
@@ -945,7 +954,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
                 throw_ins,
             )
     _sort(mv, sc, ply, n)
-    while n > 0 and sc[ply, n - 1] < DROPPED // 2:
+    while n > 0 and sc[ix(ply), ix(n - 1)] < DROPPED // 2:
         n -= 1
     return n
 
@@ -955,14 +964,14 @@ def _killer_first(mv, ply, n):
     """Move this ply's killer to the front of the first ``n`` ordered
     candidates when it is among them (not first already, never the
     tenuki); True when the order changed."""
-    kil = mv[ply, KILLER]
-    if kil == PASS or mv[ply, 0] == kil:
+    kil = mv[ix(ply), KILLER]
+    if kil == PASS or mv[ix(ply), 0] == kil:
         return False
     for j in range(1, n):
-        if mv[ply, j] == kil:
+        if mv[ix(ply), ix(j)] == kil:
             for i in range(j, 0, -1):
-                mv[ply, i] = mv[ply, i - 1]
-            mv[ply, 0] = kil
+                mv[ix(ply), ix(i)] = mv[ix(ply), ix(i - 1)]
+            mv[ix(ply), 0] = kil
             return True
     return False
 
@@ -974,8 +983,8 @@ def _snapback(s, m, taken):
     so that the owner takes them back at once?  Such a capture does not
     count as one; a capture of two stones or more always counts (as GNU Go
     reads them)."""
-    o = s[ORIGIN + m]
-    return taken == 1 and s[NLIB + o] == 1 and s[NSTONES + o] > 1
+    o = s[ix(ORIGIN + m)]
+    return taken == 1 and s[ix(NLIB + o)] == 1 and s[ix(NSTONES + o)] > 1
 
 
 @njit(cache=True, _nrt=False)
@@ -1008,11 +1017,11 @@ def _capture_wins(s, lib, color):
     seen1 = PASS
     seen2 = PASS
     for q in (lib - 1, lib + 1, lib - w, lib + w):
-        c = s[COLOR + q]
+        c = s[ix(COLOR + q)]
         if c == other:
-            x = s[ORIGIN + q]
-            if s[NLIB + x] == 1 and x != seen0 and x != seen1 and x != seen2:
-                taken += s[NSTONES + x]
+            x = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + x)] == 1 and x != seen0 and x != seen1 and x != seen2:
+                taken += s[ix(NSTONES + x)]
                 seen2 = seen1
                 seen1 = seen0
                 seen0 = x
@@ -1047,10 +1056,10 @@ def _extensions(s, mv, ply, o, least, want):
     liberties or more left, only the ko point may be illegal (``least`` >= 2),
     as long as the list is exact (``NLIB`` <= MAXLIBS; past it, a listed
     point may be taken, and each is checked)."""
-    color = s[COLOR + o]
-    exact = s[NLIB + o] <= MAXLIBS
+    color = s[ix(COLOR + o)]
+    exact = s[ix(NLIB + o)] <= MAXLIBS
     e0 = PASS
-    for i in range(min(s[NLIB + o], MAXLIBS)):
+    for i in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, i)
         if _own_libs(s, mv, ply, o, i) >= least and (
             (exact and lib != s[H_KO]) or kb.legal(s, lib, color, False)
@@ -1077,10 +1086,10 @@ def _safe_capture(s, nbr, k, o, color, safe):
     that leaves the owner's string ``o`` at least ``safe`` liberties, or
     PASS.  With ``_safe_extension`` (tried first): the moves ``_order``
     puts first, whatever else scores."""
-    libs = s[NLIB + o]
+    libs = s[ix(NLIB + o)]
     for i in range(k):
-        x = nbr[i]
-        if s[NLIB + x] == 1:
+        x = nbr[ix(i)]
+        if s[ix(NLIB + x)] == 1:
             m = _lib(s, x, 0)
             adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0)
             if not adjacent and libs + gain >= safe and m != s[H_KO]:
@@ -1100,11 +1109,11 @@ def _drop_futile(s, mv, sc, ply, n, o, color, safe):
         return n
     k = 0
     for i in range(n):
-        m = mv[ply, i]
+        m = mv[ix(ply), ix(i)]
         if (ext1 != PASS or m != ext0) and not _captures(s, m, color):
             continue
-        mv[ply, k] = m
-        sc[ply, k] = sc[ply, i]
+        mv[ix(ply), ix(k)] = m
+        sc[ix(ply), ix(k)] = sc[ix(ply), ix(i)]
         k += 1
     return k
 
@@ -1115,7 +1124,7 @@ def _captures(s, m, color):
     w = s[H_W]
     other = 3 - color
     for q in (m - 1, m + 1, m - w, m + w):
-        if s[COLOR + q] == other and s[NLIB + s[ORIGIN + q]] == 1:
+        if s[ix(COLOR + q)] == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
             return True
     return False
 
@@ -1187,7 +1196,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     m = _safe_extension(s, mv, ply, o, safe)
     if m != PASS:
         return np.int64(m), np.int64(-1)
-    nbr = mv[ply, NBR:SCRATCH]
+    nbr = mv[ix(ply), NBR:SCRATCH]
     nk = kb.neighbour_strings(s, o, 3 - mine, nbr)
     return np.int64(_safe_capture(s, nbr, nk, o, color, safe)), np.int64(nk)
 
@@ -1198,7 +1207,7 @@ def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stack
     dropped: (n, nk), nk the attacker's neighbour strings in
     mv[ply, NBR:] (listed here unless ``nk`` >= 0 says they are)."""
     if nk < 0:
-        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ply, NBR:SCRATCH])
+        nk = kb.neighbour_strings(s, o, 3 - mine, mv[ix(ply), NBR:SCRATCH])
     if not attack:
         return np.int64(_defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)), nk
     n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
@@ -1223,11 +1232,11 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     Otherwise the node is counted, its n candidates are listed unordered in
     mv[ply], nk the attacker's neighbour strings in mv[ply, NBR:], and
     q is its cache question.  Orders nothing, plays nothing."""
-    mine = s[COLOR + target]
+    mine = s[ix(COLOR + target)]
     color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
-    o = s[ORIGIN + target]
-    libs = s[NLIB + o]
+    o = s[ix(ORIGIN + target)]
+    libs = s[ix(NLIB + o)]
     fail = 0 if attack else WIN
     if _trivial(ctx, libs, stackp):
         return _result(fail, PASS, alpha, beta)[0], np.int64(-1), np.int64(-1), np.int64(0)
@@ -1284,20 +1293,20 @@ def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
     (the node's move then need not be the first in generator order),
     node_key the node's busy-table key (0 unless ABDADA shares this ply).
     Clears the children's killer (they take it from each other)."""
-    mine = s[COLOR + target]
+    mine = s[ix(COLOR + target)]
     color = 3 - mine if attack else mine
     stackp = s[H_STACKP]
     if n > 1:
         safe = _safe_libs(ctx, stackp + 1)
         backfill = stackp <= ctx[C_BACKFILL2]
         n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe, backfill)
-    max_tries = _max_tries(ctx, stackp, attack, s[NLIB + s[ORIGIN + target]])
+    max_tries = _max_tries(ctx, stackp, attack, s[ix(NLIB + s[ix(ORIGIN + target)])])
     # the owner, below the root and not in a ladder read: the move that
     # refuted a sibling's attacker move goes first, if it is tried at all
     killed = False
     if not attack and n > 1 and ply > 0 and ctx[C_LADDER] == 0:
         killed = _killer_first(mv, ply, min(n, max_tries))
-    mv[ply + 1, KILLER] = PASS  # the children's killers come from each other
+    mv[ix(ply + 1), KILLER] = PASS  # the children's killers come from each other
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if ply < ctx[C_SHARE] else np.int64(0)
     return np.int64(n), np.int64(max_tries), killed, node_key
 
@@ -1311,9 +1320,9 @@ def _lazy_ladders(s, ctx, mv, ply, nk, attack):
     are read (as questions of their own) only when the other moves, tenuki
     excepted, have not reached beta (see the module doc)."""
     lazy = not attack and ctx[C_LADDER] == 0 and s[H_STACKP] <= ctx[C_DEPTH]
-    x0 = mv[ply, NBR] if lazy and nk > 0 else PASS
-    x1 = mv[ply, NBR + 1] if lazy and nk > 1 else PASS
-    x2 = mv[ply, NBR + 2] if lazy and nk > 2 else PASS
+    x0 = mv[ix(ply), NBR] if lazy and nk > 0 else PASS
+    x1 = mv[ix(ply), NBR + 1] if lazy and nk > 1 else PASS
+    x2 = mv[ix(ply), NBR + 2] if lazy and nk > 2 else PASS
     return lazy, np.int64(x0), np.int64(x1), np.int64(x2)
 
 
@@ -1331,7 +1340,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
     while True:
         if not second:
             i += 1
-            if i >= n or best >= beta or (lazy and mv[ply, i] == PASS):
+            if i >= n or best >= beta or (lazy and mv[ix(ply), ix(i)] == PASS):
                 if k < ndef:
                     second = True  # deferred moves first, then back here
                     i -= 1
@@ -1343,7 +1352,7 @@ def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
         if k >= ndef:
             second = False
             continue
-        idx = mv[ply, DEFERRED + k]
+        idx = mv[ix(ply), ix(DEFERRED + k)]
         k += 1
         if best >= beta and idx > best_i:
             return STEP_DONE, np.int64(idx), i, k, second
@@ -1355,10 +1364,10 @@ def _ladder_worth(s, x, target, c1):
     """Is a lazy ladder read of the attacker neighbour ``x`` due: two
     liberties, fewer than two captures found, one of its liberties the
     string's own when the string is in atari, and no ladder escape?"""
-    if x == PASS or s[NLIB + x] != 2 or c1 != PASS:
+    if x == PASS or s[ix(NLIB + x)] != 2 or c1 != PASS:
         return False
-    o = s[ORIGIN + target]
-    if s[NLIB + o] <= 1 and _lib(s, x, 0) != _lib(s, o, 0) and _lib(s, x, 1) != _lib(s, o, 0):
+    o = s[ix(ORIGIN + target)]
+    if s[ix(NLIB + o)] <= 1 and _lib(s, x, 0) != _lib(s, o, 0) and _lib(s, x, 1) != _lib(s, o, 0):
         return False
     return not _ladder_escapes(s, x)
 
@@ -1387,16 +1396,16 @@ def _insert_captures(mv, ply, i, n, cut_i, c0, c1):
             continue
         seen = False
         for j in range(min(cut_i, n)):
-            if mv[ply, j] == c:
+            if mv[ix(ply), ix(j)] == c:
                 seen = True
         for j in range(lazy_i, i):
-            if mv[ply, j] == c:
+            if mv[ix(ply), ix(j)] == c:
                 seen = True
         if not seen and n < MAXMOVES:
-            mv[ply, i] = c
+            mv[ix(ply), ix(i)] = c
             i += 1
             if tail:  # the tenuki moves one down
-                mv[ply, i] = PASS
+                mv[ix(ply), ix(i)] = PASS
             n += 1
     return np.int64(lazy_i - 1), np.int64(n), np.int64(lazy_i)
 
@@ -1434,7 +1443,7 @@ def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
     key = ab.move_key(node_key, m, flag)
     if not ab.is_busy(busy, key):
         return key, False
-    mv[ply, DEFERRED + ndef] = idx
+    mv[ix(ply), ix(DEFERRED + ndef)] = idx
     ctx[C_DEFERRED] += 1
     return key, True
 
@@ -1446,9 +1455,9 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     ``lo``, taken back); 2: a conditional ko move, the window capped at
     KO_B (``hi``).  kom: the komaster after it.  code: the attacker's code
     when ``m`` captured the string, else -1 (the child is to be read)."""
-    mine = s[COLOR + target]
+    mine = s[ix(COLOR + target)]
     color = 3 - mine if attack else mine
-    lost = s[H_CAPT + mine]  # the owner's stones captured so far
+    lost = s[ix(H_CAPT + mine)]  # the owner's stones captured so far
     played, kom = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), i64(s[H_STACKP]))
     if played == 0:
         return np.int64(0), beta, komaster, np.int64(-1)
@@ -1457,8 +1466,8 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
         return np.int64(0), beta, komaster, np.int64(-1)
     hi = min(beta, KO_B) if played == 2 else beta
     code = np.int64(-1)
-    if attack and s[COLOR + target] == EMPTY:
-        code = np.int64(_capture_code(s, m, kom, mine, s[H_CAPT + mine] - lost))
+    if attack and s[ix(COLOR + target)] == EMPTY:
+        code = np.int64(_capture_code(s, m, kom, mine, s[ix(H_CAPT + mine)] - lost))
     return np.int64(played), hi, kom, code
 
 
@@ -1504,7 +1513,7 @@ def _close(s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, move, 
     aborted or stopped (``killed``: its move need not be the first)."""
     result, bound = _result(best, move, alpha, beta)
     if not attack and best >= beta and move != PASS and ctx[C_LADDER] == 0:
-        mv[s[H_STACKP] - ctx[C_ROOT], KILLER] = move  # for the siblings
+        mv[ix(s[H_STACKP] - ctx[C_ROOT]), KILLER] = move  # for the siblings
     if meta[kc.M_CAPACITY] > 0 and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
         data = result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0)
         stats = ctx[C_STATS : C_STATS + 5]
@@ -1558,7 +1567,7 @@ def _read(
                 return 0
             i, n, lazy_i = _insert_captures(mv, ply, i, n, cut_i, c0, c1)
             continue
-        m = mv[ply, idx]
+        m = mv[ix(ply), ix(idx)]
         skip, tries, cut_i = _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i)
         if skip:
             continue
@@ -1618,7 +1627,7 @@ def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, t
     another's flag answers 0 with ``ctx[C_STOPPED]`` set.  The caller
     advances the cache generation (``meta[M_GEN]``) once per root question."""
     _root(s, ctx, mv)
-    if s[COLOR + target] != BLACK and s[COLOR + target] != WHITE:
+    if s[ix(COLOR + target)] != BLACK and s[ix(COLOR + target)] != WHITE:
         return 0
     r = _read(
         s,
@@ -1649,14 +1658,14 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
     """does_attack / does_defend: play ``move`` for the side to read, then ask
     whether the other side still succeeds; return the mover's code (serial)."""
     _root(s, ctx, mv)
-    mine = s[COLOR + target]
+    mine = s[ix(COLOR + target)]
     if mine != BLACK and mine != WHITE:
         return 0
     color = 3 - mine if attack else mine
     played, kom = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), i64(s[H_STACKP]))
     if played == 0:
         return 0
-    if attack and s[COLOR + target] == EMPTY:
+    if attack and s[ix(COLOR + target)] == EMPTY:
         code = WIN  # even into a snapback, as GNU Go answers
         if s[H_KO] != PASS and played == 1:
             code = KO_A

@@ -9,7 +9,7 @@ Side to move is not hashed: a reading routine implies it (as in GNU Go).
 import numpy as np
 from numba import njit
 
-from .layout import BLACK, COLOR, H_KO, H_SIZE, H_W, MAXPOS, WHITE
+from .layout import BLACK, COLOR, H_KO, H_SIZE, H_W, MAXPOS, WHITE, ix
 
 KO_KEY = 3
 SEEDS = (0x60_6A_3E_01, 0x60_6A_3E_02)
@@ -37,12 +37,12 @@ def compute_hash(s, keys):
     for row in range(size):
         for col in range(size):
             pos = (row + 1) * w + col + 1
-            c = s[COLOR + pos]
+            c = s[ix(COLOR + pos)]
             if c == BLACK or c == WHITE:
-                h0 ^= keys[0, c, pos]
-                h1 ^= keys[1, c, pos]
+                h0 ^= keys[0, ix(c), ix(pos)]
+                h1 ^= keys[1, ix(c), ix(pos)]
     ko = s[H_KO]
     if ko != 0:
-        h0 ^= keys[0, KO_KEY, ko]
-        h1 ^= keys[1, KO_KEY, ko]
+        h0 ^= keys[0, KO_KEY, ix(ko)]
+        h1 ^= keys[1, KO_KEY, ix(ko)]
     return h0, h1

@@ -10,7 +10,8 @@ import pytest
 from gogame.core import options
 from gogame.gtp import engine as gtp_engine
 from gogame.gtp.engine import GtpEngine
-from gogame.gtp.standin import StandIn, interpreted
+from gogame.gtp.standin import StandIn
+from gogame.kernel.layout import interpreted
 from gogame.play.session import Engine as Session
 from gogame.play.session import Settings
 from tests.core.test_reader import SHAPES
