@@ -612,12 +612,15 @@ def libs_after(s, pos, color, limit):
     joined1 = -1
     joined2 = -1
     n = 0
+    captures = False
     for q in (pos - 1, pos + 1, pos - w, pos + w):
         c = s[ix(COLOR + q)]
         if c == EMPTY:
             if s[ix(MARK + q)] != g:
                 s[ix(MARK + q)] = g
                 n += 1
+        elif c == other:
+            captures = captures or s[ix(NLIB + s[ix(ORIGIN + q)])] == 1
         elif c == color:
             o = s[ix(ORIGIN + q)]
             if o == joined0 or o == joined1 or o == joined2:
@@ -634,8 +637,8 @@ def libs_after(s, pos, color, limit):
                     n += 1
             if n >= limit:
                 return limit
-    if n >= limit:
-        return limit
+    if n >= limit or not captures:
+        return min(n, limit)
     # captured strings: their stones next to pos or to a joined string
     for q in (pos - 1, pos + 1, pos - w, pos + w):
         if (
