@@ -135,7 +135,9 @@ def test_the_kernel_imports_only_the_kernel():
 
 def test_light_modules_do_not_load_numba():
     """The CLI parses options before numba loads: what it imports at start-up
-    (module-level imports, followed through gogame) must not import numba."""
+    (module-level imports, followed through gogame) must not import numba,
+    nor numpy, so that ``gogame --version`` and GTP's first answers come at
+    once."""
     seen, todo = set(), ["gogame.cli", "gogame.gtp.server", "gogame.tools.compare"]
     while todo:
         name = todo.pop()
@@ -150,7 +152,7 @@ def test_light_modules_do_not_load_numba():
                     if isinstance(node, ast.Import)
                     else [node.module or ""]
                 )
-                assert not any(m.split(".")[0] == "numba" for m in mods), name
+                assert not any(m.split(".")[0] in ("numba", "numpy") for m in mods), name
         todo.extend(_imports(name, top_only=True))
     assert "gogame.core.options" in seen
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..kernel.layout import MAXSIZE, PASS, point, row_col
+from ..kernel.points import MAXSIZE, PASS, point, row_col
 
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I, as GTP and GNU Go write it
 

@@ -53,7 +53,7 @@ import gtp as pygtp
 from .. import __version__
 from ..core import options
 from ..core.coords import Point, format_vertices
-from ..kernel.layout import interpreted
+from ..kernel.points import interpreted
 from .analyze import AnalyzeCommands
 from .client import EngineError
 from .play import PlayCommands

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.coords import format_vertices
-from ..kernel.layout import BLACK
+from ..kernel.points import BLACK
 from .protocol import GtpError
 
 if TYPE_CHECKING:

@@ -23,13 +23,24 @@ current words, ``hw[2 + 2k : 4 + 2k]`` the words saved by the trymove at depth k
 """
 
 import operator
-import os
 
 import numpy as np
 
-EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
-PASS = 0
-MINSIZE, MAXSIZE = 2, 25
+# re-exported: the numpy-free part of the layout
+from .points import (  # noqa: F401
+    BLACK,
+    BORDER,
+    EMPTY,
+    MAXSIZE,
+    MINSIZE,
+    PASS,
+    WHITE,
+    interpreted,
+    point,
+    row_col,
+    stride,
+)
+
 MAXW = MAXSIZE + 2
 MAXPOS = MAXW * MAXW
 MAXLIBS = 8
@@ -77,29 +88,7 @@ i64 = np.int64
 # stand-in reader), ``ix`` is ``operator.index``, which costs nothing there.
 
 
-def interpreted() -> bool:
-    """True in a process whose kernels run as plain Python
-    (``NUMBA_DISABLE_JIT`` set, as numba reads it when imported)."""
-    return os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0")
-
-
 ix = operator.index if interpreted() else np.uint64
-
-
-def stride(size):
-    """The padded row length for a board of ``size``."""
-    return size + 2
-
-
-def point(size, row, col):
-    """Kernel index of (row, col); row 0 is the bottom row."""
-    return (row + 1) * (size + 2) + col + 1
-
-
-def row_col(size, pos):
-    """Inverse of ``point``."""
-    w = size + 2
-    return pos // w - 1, pos % w - 1
 
 
 def new_state():

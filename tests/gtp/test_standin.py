@@ -11,7 +11,7 @@ from gogame.core import options
 from gogame.gtp import engine as gtp_engine
 from gogame.gtp.engine import GtpEngine
 from gogame.gtp.standin import StandIn
-from gogame.kernel.layout import interpreted
+from gogame.kernel.points import interpreted
 from gogame.play.session import Engine as Session
 from gogame.play.session import Settings
 from tests.core.test_reader import SHAPES
