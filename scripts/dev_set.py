@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Judge a change to the reader on the development set: mined problems.
+
+Contract
+--------
+Every problem of each folder's ``index.json`` (written by ``gogame mine
+--out``) is asked again of this version's reader: a fresh reader and a
+1 MB cache a problem, as ``gogame mine --report --reask`` asks, but the
+unproven problems too.  For each folder the script prints the proven
+problems, how many answers the proof allows (``mine.consistent``), the
+nodes (proven and all) and the seconds of reading.  With ``--save FILE``
+it writes every answer (code, move, nodes); with ``--against FILE`` it
+lists the problems whose code changed since that file was saved, with
+GNU Go's recorded code and the proof's.  Nothing else is written.
+
+This is where a rule of the reader is judged (#19): the committed corpus
+``tests/data/problems`` and any folder mined for a report.  reading.tst
+is measured after, never used to choose.
+
+Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F]``
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from gogame.core.position import Position
+from gogame.core.reader import Reader
+from gogame.core.reading_cache import ReadingCache
+from gogame.core.sgfio import load_game
+from gogame.tools.mine import apply_game, consistent
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
+
+
+def ask(folder, entry):
+    """(code, move, nodes, seconds) of this reader on one problem."""
+    game = load_game(os.path.join(folder, entry["file"]))
+    position = Position(game.size)
+    apply_game(game, position)
+    reader = Reader(cache=ReadingCache(1.0))
+    question = reader.attack if entry["question"] == "attack" else reader.find_defense
+    t0 = time.perf_counter()
+    code, move = question(position, entry["vertex"])
+    return code, None if move is None else str(move), reader.nodes, time.perf_counter() - t0
+
+
+def judge_folder(folder):
+    """(summary, {file: [code, move, nodes]}) for one folder."""
+    with open(os.path.join(folder, "index.json")) as f:
+        index = json.load(f)
+    total = {"problems": 0, "proven": 0, "allowed": 0, "nodes_proven": 0, "nodes": 0}
+    total["seconds"], total["wrong"], answers = 0.0, [], {}
+    for entry in index:
+        code, move, nodes, seconds = ask(folder, entry)
+        answers[entry["file"]] = [code, move, nodes]
+        total["problems"] += 1
+        total["nodes"] += nodes
+        total["seconds"] += seconds
+        proven = entry["proven"]
+        if proven["status"] == "proven":
+            total["proven"] += 1
+            total["nodes_proven"] += nodes
+            if consistent(entry["question"], proven["code"], code):
+                total["allowed"] += 1
+            else:
+                total["wrong"].append(entry["file"])
+    total["seconds"] = round(total["seconds"], 2)
+    return total, answers, index
+
+
+def changes(folder, index, answers, before):
+    """Lines for the problems whose code differs from ``before``."""
+    lines = []
+    for entry in index:
+        old = before.get(entry["file"])
+        new = answers[entry["file"]]
+        if old is None or old[0] == new[0]:
+            continue
+        gnugo = (entry.get("gnugo") or {}).get("code")
+        proven = entry["proven"]["code"] if entry["proven"]["status"] == "proven" else "?"
+        lines.append(f"  {entry['file']}: {old[0]} -> {new[0]} (GNU Go {gnugo}, proof {proven})")
+    return lines
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="*", default=[CORPUS], metavar="FOLDER")
+    parser.add_argument("--save", metavar="FILE", help="write every answer as JSON")
+    parser.add_argument("--against", metavar="FILE", help="list the codes changed since FILE")
+    args = parser.parse_args(argv)
+    before = {}
+    if args.against:
+        with open(args.against) as f:
+            before = json.load(f)
+    saved = {}
+    for folder in args.folders:
+        name = os.path.basename(os.path.normpath(folder))
+        total, answers, index = judge_folder(folder)
+        saved[name] = answers
+        print(f"{name}: {json.dumps(total)}")
+        for line in changes(folder, index, answers, before.get(name, {})):
+            print(line)
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(saved, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""scripts/dev_set.py, the development-set judge: on a folder of three
+problems taken from the committed corpus (two proven, one not), it asks
+every problem, counts the proven answers the proofs allow, and lists a
+code that changed against a saved run."""
+
+import importlib.util
+import json
+import shutil
+
+import pytest
+
+from tests.helpers.paths import ROOT
+
+_spec = importlib.util.spec_from_file_location("dev_set", ROOT / "scripts" / "dev_set.py")
+dev_set = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dev_set)
+
+CORPUS = ROOT / "tests" / "data" / "problems"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """Two proven problems (an attack and a defence) and an unproven one."""
+    index = json.loads((CORPUS / "index.json").read_text())
+
+    def first(question, status):
+        return next(
+            e for e in index if e["question"] == question and e["proven"]["status"] == status
+        )
+
+    chosen = [first("attack", "proven"), first("defend", "proven"), first("attack", "unknown")]
+    out = tmp_path_factory.mktemp("dev")
+    for e in chosen:
+        shutil.copy(CORPUS / e["file"], out / e["file"])
+    (out / "index.json").write_text(json.dumps(chosen))
+    return out, chosen
+
+
+def test_it_asks_every_problem_and_judges_the_proven_ones(folder):
+    path, chosen = folder
+    total, answers, _ = dev_set.judge_folder(str(path))
+    assert total["problems"] == 3 and total["proven"] == 2
+    assert set(answers) == {e["file"] for e in chosen}
+    allowed = sum(
+        dev_set.consistent(e["question"], e["proven"]["code"], answers[e["file"]][0])
+        for e in chosen[:2]
+    )
+    assert total["allowed"] == allowed and len(total["wrong"]) == 2 - allowed
+    assert total["nodes"] == sum(a[2] for a in answers.values()) > 0
+    assert total["nodes_proven"] == answers[chosen[0]["file"]][2] + answers[chosen[1]["file"]][2]
+
+
+def test_a_changed_code_is_listed(folder):
+    path, chosen = folder
+    _, answers, index = dev_set.judge_folder(str(path))
+    before = {f: list(a) for f, a in answers.items()}
+    assert dev_set.changes(str(path), index, answers, before) == []
+    moved = chosen[2]["file"]
+    before[moved][0] = 3 - answers[moved][0] if answers[moved][0] in (0, 3) else 0
+    lines = dev_set.changes(str(path), index, answers, before)
+    assert len(lines) == 1 and moved in lines[0] and "proof ?" in lines[0]
+
+
+def test_the_command_line_saves_and_compares(folder, tmp_path, capsys):
+    path, _ = folder
+    saved = tmp_path / "answers.json"
+    assert dev_set.main([str(path), "--save", str(saved)]) == 0
+    assert dev_set.main([str(path), "--against", str(saved)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all('"proven": 2' in line for line in out)
+    assert json.loads(saved.read_text())[path.name].keys() == {
+        json.loads((path / "index.json").read_text())[i]["file"] for i in range(3)
+    }
