@@ -5,8 +5,8 @@ Contract
 --------
 Every problem of each folder's ``index.json`` (written by ``gogame mine
 --out``) is asked again of this version's reader: a fresh reader and a
-1 MB cache a problem, as ``gogame mine --report --reask`` asks, but the
-unproven problems too.  For each folder the script prints the proven
+1 MB cache a problem (``mine.ask_again``, as ``gogame mine --report
+--reask`` asks), but the unproven problems too.  For each folder the script prints the proven
 problems, how many answers the proof allows (``mine.consistent``), the
 nodes (proven and all) and the seconds of reading.  With ``--save FILE``
 it writes every answer (code, move, nodes); with ``--against FILE`` it
@@ -24,27 +24,10 @@ import argparse
 import json
 import os
 import sys
-import time
 
-from gogame.core.position import Position
-from gogame.core.reader import Reader
-from gogame.core.reading_cache import ReadingCache
-from gogame.core.sgfio import load_game
-from gogame.tools.mine import apply_game, consistent
+from gogame.tools.mine import ask_again, consistent
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
-
-
-def ask(folder, entry):
-    """(code, move, nodes, seconds) of this reader on one problem."""
-    game = load_game(os.path.join(folder, entry["file"]))
-    position = Position(game.size)
-    apply_game(game, position)
-    reader = Reader(cache=ReadingCache(1.0))
-    question = reader.attack if entry["question"] == "attack" else reader.find_defense
-    t0 = time.perf_counter()
-    code, move = question(position, entry["vertex"])
-    return code, None if move is None else str(move), reader.nodes, time.perf_counter() - t0
 
 
 def judge_folder(folder):
@@ -54,11 +37,12 @@ def judge_folder(folder):
     total = {"problems": 0, "proven": 0, "allowed": 0, "nodes_proven": 0, "nodes": 0}
     total["seconds"], total["wrong"], answers = 0.0, [], {}
     for entry in index:
-        code, move, nodes, seconds = ask(folder, entry)
-        answers[entry["file"]] = [code, move, nodes]
+        answer = ask_again(folder, entry)
+        code, nodes = answer["code"], answer["nodes"]
+        answers[entry["file"]] = [code, answer["move"], nodes]
         total["problems"] += 1
         total["nodes"] += nodes
-        total["seconds"] += seconds
+        total["seconds"] += answer["seconds"]
         proven = entry["proven"]
         if proven["status"] == "proven":
             total["proven"] += 1

@@ -86,8 +86,6 @@ i64 = np.int64
 # indices are never negative (tests/kernel/test_indexing.py checks that
 # every variable index is wrapped).  Interpreted (NUMBA_DISABLE_JIT=1, the
 # stand-in reader), ``ix`` is ``operator.index``, which costs nothing there.
-
-
 ix = operator.index if interpreted() else np.uint64
 
 

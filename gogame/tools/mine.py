@@ -607,30 +607,40 @@ def load_index(folder: str | os.PathLike) -> list[dict]:
     return index
 
 
-def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -> list[dict]:
-    """The index with gogame's answer to every proven problem asked again of
-    this version's reader (a fresh reader and cache a problem, as
-    tests/core/test_reader_corpus.py asks), so that the report judges the
-    reader of today, not the one that mined the corpus.  Unproven problems
-    keep their recorded answers; GNU Go's are never asked again."""
+def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> dict:
+    """This version's reader on one problem of ``folder``: a fresh reader
+    and cache, as tests/core/test_reader_corpus.py asks.  Returns
+    ``{"code", "move", "nodes", "seconds"}`` (seconds of reading only);
+    OSError, SgfError or ValueError when the problem cannot be asked."""
     from ..core.reader import Reader
     from ..core.reading_cache import ReadingCache
     from ..core.sgfio import load_game
 
+    reader = Reader(cache=ReadingCache(cache_mb))
+    ask = reader.attack if entry["question"] == "attack" else reader.find_defense
+    game = load_game(os.path.join(folder, entry["file"]))
+    position = Position(game.size)
+    apply_game(game, position)
+    t0 = time.perf_counter()
+    code, move = ask(position, entry["vertex"])
+    seconds = time.perf_counter() - t0
+    return {"code": code, "move": _vertex(code, move), "nodes": reader.nodes, "seconds": seconds}
+
+
+def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -> list[dict]:
+    """The index with gogame's answer to every proven problem asked again of
+    this version's reader (``ask_again``), so that the report judges the
+    reader of today, not the one that mined the corpus.  Unproven problems
+    keep their recorded answers; GNU Go's are never asked again."""
     out = []
     for e in index:
         if e["proven"]["status"] == "proven":
-            reader = Reader(cache=ReadingCache(cache_mb))
-            ask = reader.attack if e["question"] == "attack" else reader.find_defense
             try:
-                game = load_game(os.path.join(folder, e["file"]))
-                position = Position(game.size)
-                apply_game(game, position)
-                code, move = ask(position, e["vertex"])
+                answer = ask_again(folder, e, cache_mb)
             except (OSError, SgfError, ValueError) as err:
                 msg = str(err).splitlines()[0] if str(err) else type(err).__name__
                 raise ReportError(f"cannot ask {e['file']} again: {msg}") from None
-            answer = {"code": code, "move": _vertex(code, move), "nodes": reader.nodes}
+            del answer["seconds"]
             e = {**e, "gogame": answer}
         out.append(e)
     return out
