@@ -170,7 +170,8 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 cached = _cached_groups()
                 if "reader" not in cached:
                     self._start_stand_in()
-                _skip_optional_probes()
+                if len(cached) < len(KERNELS):  # numba compiles: its registries load now
+                    _skip_optional_probes()
                 session = box["session"] = self._factory()
                 before, behind = warm_plan(cached, self.asking in PLAYING)
                 if "reader" in behind:

@@ -7,7 +7,8 @@ Modules: ``layout`` (the state array and the padded 1-D geometry),
 boundaries), ``komaster`` (who may take which ko while reading),
 ``reading`` (attack and defence), ``abdada`` (the currently-searching
 table of parallel reading), ``pattern`` (3x3 pattern codes) and
-``playout`` (the player).
+``playout`` (the player); ``loading`` makes their cached code load
+without numba's compiler registries.
 
 The board, cache, reading and ABDADA functions are compiled with
 ``_nrt=False``: they allocate nothing, and without numba's reference
@@ -99,7 +100,7 @@ _PROBES = ("scipy.linalg.cython_blas", "cffi")
 def skip_optional_probes() -> None:
     """Load numba's CPU registries now, without their optional probes: for
     a process that runs only gogame (``gogame gtp``), called before the
-    first kernel loads.  numba's array-math registry imports scipy.linalg,
+    first kernel compiles (``loading`` makes loads skip the registries).  numba's array-math registry imports scipy.linalg,
     when it is installed, only to learn whether np.dot and linalg can work
     (0.2 s of a 0.65 s start on the project machine), and its typing
     registry imports cffi (25 ms with pycparser).  Each import fails fast

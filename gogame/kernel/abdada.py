@@ -31,6 +31,7 @@ names it, ``flag[F_GEN]`` is the generation of the busy table's keys.
 import numpy as np
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .atomics import atomic_cas, atomic_load, atomic_store
 
 BUCKETS = 32768

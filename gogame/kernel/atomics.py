@@ -27,11 +27,12 @@ from llvmlite import ir
 from numba import types
 from numba.core import cgutils, config
 from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
 
 
 def _pointer(context, builder, aryty, ary, idx):
     """Address of ``ary[idx]`` (no wraparound, no bounds check)."""
+    from numba.np.arrayobj import make_array  # numba's array lowering: only to compile
+
     array = make_array(aryty)(context, builder, ary)
     return cgutils.get_item_pointer(context, builder, aryty, array, [idx], wraparound=False)
 

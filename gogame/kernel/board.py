@@ -18,6 +18,7 @@ list is exact while the count is at most ``MAXLIBS``.
 
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import (
     BLACK,
     BORDER,

@@ -56,7 +56,7 @@ import numpy as np
 from numba import njit
 
 from . import atomics as at
-from . import pages
+from . import loading, pages  # noqa: F401  (loading: installed before the first @njit)
 from .layout import COLOR, H_KO, H_SIZE, H_W, ix
 
 SCHEME_DOUBLE, SCHEME_FULL, SCHEME_SINGLE = 1, 2, 3

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from . import board as kb
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import BLACK, COLOR, EMPTY, H_KO, H_W, NLIB, NSTONES, ORIGIN, PASS, WHITE, ix
 
 GRAY_WHITE = 4  # White was komaster, Black took another ko

@@ -19,6 +19,7 @@ every one, most never seen).
 
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import BORDER, COLOR, EMPTY, H_W, NLIB, ORIGIN, ix
 
 P_EMPTY, P_OWN, P_OPP, P_OFF = 0, 1, 2, 3

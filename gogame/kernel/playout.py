@@ -50,6 +50,7 @@ import math
 import numpy as np
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .atomics import atomic_add, atomic_cas, atomic_store
 from .board import legal, play
 from .layout import (

@@ -26,6 +26,7 @@ defender's counter-ataris, eye spaces of four or more points, seki.
 
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .board import legal, popgo, trymove
 from .layout import (
     BORDER,

@@ -53,6 +53,7 @@ remain; a failure where at most r remain.
 import numpy as np
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .board import legal, popgo, push_move
 from .layout import (
     COLOR,

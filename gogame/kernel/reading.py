@@ -61,6 +61,7 @@ from . import abdada as ab
 from . import board as kb
 from . import cache as kc
 from . import komaster as km
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import (
     BLACK,
     BORDER,

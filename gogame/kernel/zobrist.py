@@ -9,6 +9,7 @@ Side to move is not hashed: a reading routine implies it (as in GNU Go).
 import numpy as np
 from numba import njit
 
+from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import BLACK, COLOR, H_KO, H_SIZE, H_W, MAXPOS, WHITE, ix
 
 KO_KEY = 3

@@ -1,0 +1,68 @@
+"""Kernels loaded from numba's cache without numba's compiler registries
+(``gogame.kernel.loading``), and other packages' functions loaded as usual."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from numba.core import caching
+
+from gogame.kernel import loading
+
+# a fresh process on the warm cache this test session's kernels fill
+READ = """
+import sys
+from gogame.core.position import Position
+from gogame.core.reader import Reader
+from gogame.core.reading_cache import ReadingCache
+p = Position(9)
+for v, c in (("E5", "b"), ("E4", "w"), ("D5", "w"), ("F5", "w")):
+    p.play(v, c)
+print(Reader(cache=ReadingCache(1)).attack(p, "E5")[0])
+print("numba.np.arraymath" in sys.modules)
+"""
+#   . W .      Black's E5 has one liberty, E6: attack answers 1.
+#   W B W
+#   . W .
+
+
+def _fresh(code, **kw):
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kw,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+def test_installed_over_numba_s_loader():
+    assert loading.INSTALLED
+    assert caching.Cache.load_overload is loading._load_overload
+
+
+def test_a_warm_process_reads_without_the_registries():
+    _fresh(READ)  # the first process may compile; the second one loads
+    answer, registries = _fresh(READ)
+    assert answer == "1"
+    assert registries == "False"
+
+
+def test_other_packages_load_the_usual_way(tmp_path):
+    """A function of another module, cached, loads through numba's own
+    loader: the registries are installed first."""
+    (tmp_path / "other.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    code = """
+    import sys
+    import gogame.kernel.loading  # installed; numba's cache is gogame's folder
+    import other
+    print(other.twice(21), "numba.np.arraymath" in sys.modules)
+    """
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    _fresh(code, env=env, cwd=tmp_path)  # compiles
+    assert _fresh(code, env=env, cwd=tmp_path) == ["42", "True"]
