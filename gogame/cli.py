@@ -278,15 +278,38 @@ def _mine_report(args):
     return 0
 
 
+def _mine_referee(args):
+    from .tools.mine import ReportError, load_index, referee, write_index
+
+    try:
+        index, counts = referee(load_index(args.referee), args.referee, args.prove_nodes)
+        write_index(index, args.referee)
+    except ReportError as e:
+        print(f"gogame mine: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        where = f"cannot write {args.referee!r}: {e.strerror or e}"
+        print(f"gogame mine: error: {where}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(counts))
+    else:
+        print(
+            f"{counts['tried']} unknown attack problems with a named capture, "
+            f"{counts['proven']} proven"
+        )
+    return 0
+
+
 def _mine(args, parser=None):
     import os
 
-    if args.report is not None:
-        if args.games:
-            parser.error("--report reads a corpus: give no games")
-        return _mine_report(args)
-    if args.reask:
+    if args.reask and args.report is None:
         parser.error("--reask goes with --report")
+    if args.report is not None or args.referee is not None:
+        if args.games:
+            parser.error("--report and --referee read a corpus: give no games")
+        return _mine_report(args) if args.report is not None else _mine_referee(args)
     if not args.games:
         parser.error("the following arguments are required: GAME.sgf")
     from .tools.jobs import ExecutionError, want_progress
@@ -333,6 +356,12 @@ def _add_mine(sub):
         "--report",
         metavar="DIR",
         help="no mining: how often gogame and GNU Go agree with the proofs of DIR/index.json",
+    )
+    where.add_argument(
+        "--referee",
+        metavar="DIR",
+        help="no mining: prove the captures gogame or GNU Go name on DIR's unknown "
+        "attack problems, and write the proofs into DIR/index.json",
     )
     p.add_argument(
         "--reask",

@@ -33,6 +33,11 @@ answer, grades gogame's and GNU Go's answers (``grade``): the code is
 judged by ``consistent``; a move counts only when it is the proof's move.
 With ``--reask`` (``reask``) gogame's answers are asked again of this
 version's reader instead of read from the index.
+
+``--referee DIR`` (``referee``, ``write_index``) mines nothing either: on
+the ``attack`` problems the prover left unknown, it proves the capturing
+moves gogame and GNU Go name (``prove_named_capture``, which mining also
+calls) and writes the proofs into the index.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from typing import Any
 from ..core.coords import Point, format_gtp, format_sgf, parse_gtp
 from ..core.position import Position
 from ..core.sgfio import SgfError, apply_game
-from ..kernel.layout import BLACK, WHITE
+from ..kernel.layout import BLACK, EMPTY, WHITE
 from .replay import ReadSettings, announce_compile, load_job_game, read_game_bytes
 
 GNUGO = "/usr/games/gnugo"
@@ -135,6 +140,44 @@ def judge(
     if proven["status"] == "proven" and proof_nodes >= PROOF_NODES:
         reasons.append("proof")
     return reasons
+
+
+def prove_named_capture(
+    prover: Any, position: Position, vertex: str, answers: Iterable[dict | None]
+) -> dict | None:
+    """A proof that a capture the oracles name works, for an ``attack``
+    question the prover's own search left ``unknown`` (its attacker tries
+    only moves near the string).  Each named move (an answer of code 1-3
+    with a move) is tried in turn: the attacker plays it and the prover's
+    ``defend`` must come out proven 0, every reply of the owner losing the
+    string under ko model 0, so the capture needs no ko (code 1).  Returns
+    the ``proven`` record of the first move proven (``via: "move"``, with
+    its ``nodes``), else None; the position is left as it was.  Not done:
+    captures by ko (a ``defend`` proof has no ko codes), and defences
+    (that a string lives is beyond the prover)."""
+    pt = parse_gtp(vertex, position.size)
+    attacker = 3 - position.color_at(pt)
+    tried = set()
+    for answer in answers:
+        if not answer or not answer["code"] or answer["move"] in (None, "PASS", *tried):
+            continue
+        tried.add(answer["move"])
+        move = parse_gtp(answer["move"], position.size)
+        if not position.trymove(move, attacker):
+            continue
+        try:  # taken at once: the prover's order 0 judged that capture (it does not stand)
+            proof = None if position.color_at(pt) == EMPTY else prover.defend(position, pt)
+        finally:
+            position.popgo()
+        if proof is not None and proof.proven and proof.code == 0:
+            return {
+                "status": "proven",
+                "code": 1,
+                "move": answer["move"],
+                "via": "move",
+                "nodes": proof.nodes,
+            }
+    return None
 
 
 # ------------------------------------------------------------------ GNU Go
@@ -342,6 +385,9 @@ class _Miner:
             "code": proof.code,
             "move": _vertex(proof.code, proof.move),
         }
+        if question == "attack" and not proof.proven:
+            named = prove_named_capture(self.prover, self.position, vertex, [gogame, gnugo])
+            proven = named or proven
         return {
             "source": {"game": self.path, "move": number},
             "vertex": vertex,
@@ -625,6 +671,54 @@ def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> 
     code, move = ask(position, entry["vertex"])
     seconds = time.perf_counter() - t0
     return {"code": code, "move": _vertex(code, move), "nodes": reader.nodes, "seconds": seconds}
+
+
+def _named(e: dict) -> bool:
+    """An unknown ``attack`` problem where an oracle names a capturing move."""
+    unknown = e["proven"]["status"] == "unknown" and e["question"] == "attack"
+    return unknown and any(e[k] and e[k]["code"] and e[k]["move"] for k in ORACLES)
+
+
+def referee(
+    index: list[dict], folder: str | os.PathLike, prove_nodes: int = 200_000
+) -> tuple[list[dict], dict[str, int]]:
+    """The index with every unknown ``attack`` problem whose capture an
+    oracle names (gogame's move first, then GNU Go's) proven where
+    ``prove_named_capture`` proves it, within ``prove_nodes`` a move; and
+    ``{"tried", "proven"}``.  Other problems are unchanged.  ``ReportError``
+    when a problem cannot be set up."""
+    from ..core.prover import Prover
+    from ..core.sgfio import load_game
+
+    prover = Prover(max_nodes=prove_nodes)
+    out, counts = [], {"tried": 0, "proven": 0}
+    for e in index:
+        if _named(e):
+            try:
+                game = load_game(os.path.join(folder, e["file"]))
+                position = Position(game.size)
+                apply_game(game, position)
+            except (OSError, SgfError, ValueError) as err:
+                msg = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise ReportError(f"cannot set up {e['file']}: {msg}") from None
+            counts["tried"] += 1
+            proof = prove_named_capture(prover, position, e["vertex"], [e[k] for k in ORACLES])
+            if proof is not None:
+                counts["proven"] += 1
+                e = {**e, "proven": proof}
+        out.append(e)
+    return out, counts
+
+
+def write_index(index: list[dict], folder: str | os.PathLike) -> None:
+    """``folder/index.json`` in ``write_corpus``'s format, through a
+    temporary file renamed over it."""
+    path = os.path.join(folder, "index.json")
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(index, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
 
 
 def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -> list[dict]:

@@ -10,6 +10,7 @@ import pytest
 from sgfmill import sgf
 
 from gogame import cli
+from gogame.core.coords import format_gtp
 from gogame.core.position import Position
 from gogame.core.reader import Reader
 from gogame.core.reading_cache import ReadingCache
@@ -491,3 +492,95 @@ def test_reask_needs_report(capsys):
         cli.main(["mine", str(GAME), "--out", "/nonexistent", "--reask"])
     assert e.value.code == 2
     assert "--reask goes with --report" in capsys.readouterr().err
+
+
+# ------------------------------------------------- proving named captures
+# White's E5 (two liberties) in a ladder with no breaker: E4 or F5 starts
+# it; A1 is no capture.
+LADDER = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . X . . . .
+. . . X O . . . .
+. . . . . X . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def _ladder():
+    from gogame.core.prover import Prover
+    from tests.helpers.diagrams import position
+
+    return Prover(table_mb=2, max_nodes=200_000), position(LADDER)
+
+
+def test_a_named_capture_is_proven_and_a_wrong_one_is_not():
+    prover, pos = _ladder()
+    before = (pos.stackp, pos.hash, pos.snapshot())
+    right = prover.attack(pos, "E5")
+    assert right.proven and right.code == 1
+    move = format_gtp(right.move)
+    got = mine.prove_named_capture(prover, pos, "E5", [answer(1, "A1"), None, answer(1, move)])
+    assert got["status"] == "proven" and got["code"] == 1 and got["move"] == move
+    assert got["via"] == "move" and got["nodes"] > 0
+    assert mine.prove_named_capture(prover, pos, "E5", [answer(1, "A1"), answer(0)]) is None
+    assert mine.prove_named_capture(prover, pos, "E5", [answer(2, "E5")]) is None  # occupied
+    assert (pos.stackp, pos.hash, pos.snapshot()) == before
+
+
+def _corpus(folder):
+    """Four problems on the ladder: an unknown attack whose named capture
+    works, one whose named move does not, a proven one, a defend."""
+    _, pos = _ladder()
+    (folder / "ladder.sgf").write_text(mine.position_sgf(pos, mine.BLACK, "attack E5"))
+    base = {"file": "ladder.sgf", "vertex": "E5", "category": "ladder", "nodes": 5}
+    base.update(source={"game": "drawn", "move": 0}, reasons=["gogame-gnugo"])
+    return [
+        {**base, "question": "attack", "proven": UNKNOWN, "gogame": answer(1, "A1"),
+         "gnugo": answer(1, "E4")},
+        {**base, "question": "attack", "proven": UNKNOWN, "gogame": answer(1, "A1"),
+         "gnugo": answer(0)},
+        {**base, "question": "attack", "proven": PROVEN, "gogame": answer(1, "A1"), "gnugo": None},
+        {**base, "question": "defend", "proven": UNKNOWN, "gogame": answer(0), "gnugo": None},
+    ]  # fmt: skip
+
+
+def test_referee_proves_the_named_captures_of_unknown_attacks(tmp_path):
+    index = _corpus(tmp_path)
+    out, counts = mine.referee(index, tmp_path)
+    assert counts == {"tried": 2, "proven": 1}
+    assert out[0]["proven"]["move"] == "E4" and out[0]["proven"]["via"] == "move"
+    assert out[1:] == index[1:]
+    graded = mine.report(out)["categories"]["all"]
+    assert graded["proven"] == 2 and graded["gnugo_proven_move"] == 1
+
+
+def test_cli_referee_writes_the_proofs(tmp_path, capsys):
+    index = _corpus(tmp_path)
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    assert cli.main(["mine", "--referee", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "2 unknown attack problems with a named capture, 1 proven\n"
+    written = mine.load_index(tmp_path)
+    assert written == mine.referee(index, tmp_path)[0]
+    assert cli.main(["mine", "--referee", str(tmp_path), "--json"]) == 0  # again: one left
+    assert json.loads(capsys.readouterr().out) == {"tried": 1, "proven": 0}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json", "ladder.sgf"]
+
+
+def test_cli_referee_bad_input_exits_2(tmp_path, capsys):
+    assert cli.main(["mine", "--referee", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().err == f"gogame mine: error: no such folder: {tmp_path / 'none'}\n"
+    index = _corpus(tmp_path)
+    (tmp_path / "ladder.sgf").unlink()
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    assert cli.main(["mine", "--referee", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gogame mine: error: cannot set up ladder.sgf") and err.count("\n") == 1
+    assert json.loads((tmp_path / "index.json").read_text()) == index  # unchanged
+    for args in (["--referee", str(tmp_path), str(GAME)], ["--referee", str(tmp_path), "--reask"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["mine", *args])
+        assert e.value.code == 2
