@@ -58,10 +58,14 @@ missing .tst file, a bad option or an engine that cannot start.
 setup lines drive an in-process ``GtpEngine`` as above, and every
 ``attack``/``defend`` test is asked of one ``Prover`` (16 MB table, kept for
 the whole run) with ``prove_nodes`` nodes a question; other tests are
-skipped and counted.  Each proven answer gets a ``verdict`` against the
-file's expected answer, by ``mine.consistent``: ``agrees``, ``contradicts``,
-``unknown`` (not proven, or the question could not be asked) or
-``unjudged`` (no readable expected answer).  Exit status: 0, 1 when a test
+skipped and counted.  An ``attack`` its search leaves unknown is proven
+when a capture named for it is (``named_captures``: gogame's reader's
+move, then the file's expected moves; ``mine.prove_named_capture``,
+``prove_nodes`` a move); its record then has ``via: "move"``.  Each
+proven answer gets a ``verdict`` against the file's expected answer, by
+``mine.consistent``: ``agrees``, ``contradicts``, ``unknown`` (not
+proven, or the question could not be asked) or ``unjudged`` (no readable
+expected answer).  Exit status: 0, 1 when a test
 contradicts the file or a setup line or test could not be run, 2 for bad
 input.  Report::
 
@@ -71,6 +75,7 @@ input.  Report::
                 "code" (int|None), "move" (GTP text|None), "answer"
                 ("0", "1 D4", "1 PASS", "unknown", or the error text),
                 "line" (the proof's principal line, GTP vertices),
+                "via" ("move", only for a named capture proven),
                 "nodes", "seconds", "verdict", "matches" (the proven
                 answer matches the #? pattern, * ignored; None otherwise)}],
      "setup_errors": [{"file", "line", "command", "answer"}],
@@ -407,6 +412,7 @@ PROVE_TABLE_MB = 16
 PROVE_QUESTIONS = ("attack", "defend")
 VERDICTS = ("agrees", "contradicts", "unknown", "unjudged")
 _CODES = re.compile(r"\(?([0-3](?:\|[0-3])*)\)?\s*(.*)", re.DOTALL)
+_VERTICES = re.compile(r"\b[A-HJ-Z][1-9][0-9]?\b")
 
 
 def expected_codes(expected: str | None) -> frozenset[int] | None:
@@ -454,6 +460,35 @@ def _prove_answer(result) -> dict:
     return {"status": "proven", "code": result.code, "move": move, "answer": answer, "line": line}
 
 
+def named_captures(engine, command: str, expected: str | None) -> list[dict]:
+    """The capturing moves named for an ``attack`` test, as answers
+    (``{"code", "move"}``): gogame's reader's (asked through ``engine``),
+    then those of the file's expected answer when it expects a capture."""
+    named = []
+    ours = engine.send(command).lstrip("= ").split()
+    if len(ours) == 2 and ours[0] in ("1", "2", "3"):
+        named.append({"code": int(ours[0]), "move": ours[1]})
+    codes = expected_codes(expected)
+    if codes and 0 not in codes:
+        named += [{"code": 1, "move": m} for m in _VERTICES.findall(expected.split("]")[0])]
+    return named
+
+
+def _prove_named(engine, prover, record: dict) -> None:
+    """An ``attack`` the prover's search left unknown: proven when a named
+    capture is (``mine.prove_named_capture``, ``prove_nodes`` a move)."""
+    from .mine import prove_named_capture
+
+    named = named_captures(engine, record["command"], record["expected"])
+    start = time.perf_counter()
+    proof = prove_named_capture(prover, engine.session.position, record["vertex"], named)
+    record["seconds"] += time.perf_counter() - start
+    if proof is not None:
+        move = proof["move"]
+        record.update(status="proven", code=1, move=move, answer=f"1 {move}", line=[move])
+        record.update(via="move", nodes=record["nodes"] + proof["nodes"])
+
+
 def _prove_test(engine, prover, item: tuple, name: str) -> dict:
     """One attack/defend test asked of the prover on the engine's position."""
     from ..gtp.protocol import GtpError
@@ -471,6 +506,8 @@ def _prove_test(engine, prover, item: tuple, name: str) -> dict:
         record.update(nodes=0, seconds=0.0)
     else:
         record.update(_prove_answer(result), nodes=result.nodes, seconds=result.seconds)
+        if words[0] == "attack" and not result.proven:
+            _prove_named(engine, prover, record)
     record["verdict"] = verdict(words[0], expected, record["status"], record["code"])
     matched = judge(expected, record["answer"]) in ("pass", "PASS")
     record["matches"] = matched if record["status"] == "proven" else None

@@ -431,6 +431,44 @@ def test_prove_file_proves_and_finds_contradictions(tmp_path):
     assert t["nodes"] == sum(r["nodes"] for r in result["tests"]) and not result["setup_errors"]
 
 
+# White's E5 (two liberties) in a ladder with no breaker: E4 or F5 takes it.
+LADDER = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . X O . . . .
+    . . . . . X . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_an_unknown_attack_is_proven_by_a_named_capture(tmp_path, monkeypatch):
+    """With the prover's own search made to find nothing, the capture the
+    file's answer and the reader name is proven by playing it; against the
+    file's 0 the reader's proven capture is a contradiction."""
+    from gogame.core.prover import ProofResult, Prover
+    from tests.helpers.diagrams import sgf_record
+
+    (tmp_path / "ladder.sgf").write_text(sgf_record(LADDER))
+    tst = tmp_path / "l.tst"
+    tst.write_text("loadsgf ladder.sgf\n1 attack E5\n#? [1 (E4|F5)]\n2 attack E5\n#? [0]\n")
+    blind = lambda self, position, vertex, max_nodes=None: ProofResult("unknown", nodes=7)  # noqa: E731
+    monkeypatch.setattr(Prover, "attack", blind)
+    first, second = regress.prove_file(tst, prove_nodes=100_000)["tests"]
+    assert (first["status"], first["code"], first["via"], first["verdict"]) == (
+        "proven",
+        1,
+        "move",
+        "agrees",
+    )
+    assert first["move"] in ("E4", "F5") and first["line"] == [first["move"]]
+    assert first["nodes"] > 7 and first["matches"]
+    assert (second["status"], second["verdict"]) == ("proven", "contradicts")
+
+
 def test_prove_totals_count_spent_budgets():
     def record(status, nodes):
         return {"status": status, "question": "attack", "code": None, "verdict": "unknown"} | {
