@@ -14,7 +14,8 @@ Codes (GNU Go's numbers, defined by the model each is proven under):
   code given is the strongest one proven; a weaker one is not proven false.
 * ``defend`` (owner to move): 1 -- a move (or none, PASS) after which the
   string is pass-alive; 0 -- every legal move, a pass included, loses the
-  string even if the owner may retake any ko at once.
+  string even if the owner may retake any ko at once (``model`` 0; with
+  ``model`` 1 when neither side may, 2 when only the attacker may).
 
 The position is unchanged after every call (the kernel plays through
 trymove/popgo); the table (``table_mb``) belongs to the prover alone and is
@@ -24,6 +25,7 @@ ko model, so old entries stay true).
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -101,10 +103,14 @@ class Prover:
         return self._ask(position, vertex, max_nodes, self._attack)
 
     def defend(
-        self, position: Position, vertex: Vertex, max_nodes: int | None = None
+        self, position: Position, vertex: Vertex, max_nodes: int | None = None, model: int = 0
     ) -> ProofResult:
-        """Can the string at ``vertex`` be saved, its owner moving first?"""
-        return self._ask(position, vertex, max_nodes, self._defend)
+        """Can the string at ``vertex`` be saved, its owner moving first?  A
+        proof that it cannot (0) holds under ko ``model`` (0, 1 or 2, as for
+        ``attack``'s codes 1, 2 and 3)."""
+        if model not in (0, 1, 2):
+            raise ValueError("model must be 0, 1 or 2")
+        return self._ask(position, vertex, max_nodes, functools.partial(self._defend, model=model))
 
     def _ask(self, position, vertex, max_nodes, how):
         target = position.string_pos(vertex, "vertex must not be empty")
@@ -171,7 +177,7 @@ class Prover:
         best.nodes = nodes
         return best
 
-    def _defend(self, position, target, budget):
+    def _defend(self, position, target, budget, model=0):
         if self._alive(position, target):
             return ProofResult(PROVEN, 1)
         move = int(
@@ -182,7 +188,7 @@ class Prover:
         if move >= 0:
             pt = position.pt(move)
             return ProofResult(PROVEN, 1, pt, line=[pt])
-        r = kp.prove_lost(*self._search_args(position, target, 0), budget)
+        r = kp.prove_lost(*self._search_args(position, target, model), budget)
         nodes = int(self.ctx[kp.C_NODES])
         if r == 1:
             result = self._proof(position, 0, nodes)

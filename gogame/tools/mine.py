@@ -147,37 +147,47 @@ def prove_named_capture(
 ) -> dict | None:
     """A proof that a capture the oracles name works, for an ``attack``
     question the prover's own search left ``unknown`` (its attacker tries
-    only moves near the string).  Each named move (an answer of code 1-3
-    with a move) is tried in turn: the attacker plays it and the prover's
-    ``defend`` must come out proven 0, every reply of the owner losing the
-    string under ko model 0, so the capture needs no ko (code 1).  Returns
-    the ``proven`` record of the first move proven (``via: "move"``, with
-    its ``nodes``), else None; the position is left as it was.  Not done:
-    captures by ko (a ``defend`` proof has no ko codes), and defences
-    (that a string lives is beyond the prover)."""
+    only moves near the string).  Each named move (an answer of code c in
+    1-3 with a move) is tried in turn: the attacker plays it and the
+    prover's ``defend`` must come out proven 0, every reply of the owner
+    losing the string, under ko model 0, then 1 ... up to c - 1: the
+    capture is proven with code model + 1 (1: it needs no ko).  Returns the
+    ``proven`` record of the first proof (``via: "move"``, with the
+    ``nodes`` of all tries), else None; the position is left as it was.
+    Not done: defences (that a string lives is beyond the prover)."""
     pt = parse_gtp(vertex, position.size)
     attacker = 3 - position.color_at(pt)
-    tried = set()
+    tried, nodes = set(), 0
     for answer in answers:
         if not answer or not answer["code"] or answer["move"] in (None, "PASS", *tried):
             continue
         tried.add(answer["move"])
-        move = parse_gtp(answer["move"], position.size)
-        if not position.trymove(move, attacker):
+        if not position.trymove(parse_gtp(answer["move"], position.size), attacker):
             continue
         try:  # taken at once: the prover's order 0 judged that capture (it does not stand)
-            proof = None if position.color_at(pt) == EMPTY else prover.defend(position, pt)
+            taken = position.color_at(pt) == EMPTY
+            code, n = (0, 0) if taken else _lost_after(prover, position, pt, answer["code"])
         finally:
             position.popgo()
-        if proof is not None and proof.proven and proof.code == 0:
-            return {
-                "status": "proven",
-                "code": 1,
-                "move": answer["move"],
-                "via": "move",
-                "nodes": proof.nodes,
-            }
+        nodes += n
+        if code:
+            record = {"status": "proven", "code": code, "move": answer["move"]}
+            return {**record, "via": "move", "nodes": nodes}
     return None
+
+
+def _lost_after(prover: Any, position: Position, pt: Point, claimed: int) -> tuple[int, int]:
+    """(code, nodes) for the move just played: the code is model + 1 for
+    the first ko model (0 up to ``claimed`` - 1) under which the owner's
+    every reply loses the string, 0 when none is proven (or the owner can
+    make it pass-alive); nodes, those of every try."""
+    nodes = 0
+    for model in range(claimed):
+        proof = prover.defend(position, pt, model=model)
+        nodes += proof.nodes
+        if proof.proven:
+            return (model + 1 if proof.code == 0 else 0), nodes
+    return 0, nodes
 
 
 # ------------------------------------------------------------------ GNU Go

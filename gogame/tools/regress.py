@@ -470,7 +470,8 @@ def named_captures(engine, command: str, expected: str | None) -> list[dict]:
         named.append({"code": int(ours[0]), "move": ours[1]})
     codes = expected_codes(expected)
     if codes and 0 not in codes:
-        named += [{"code": 1, "move": m} for m in _VERTICES.findall(expected.split("]")[0])]
+        moves = _VERTICES.findall(expected.split("]")[0])
+        named += [{"code": max(codes), "move": m} for m in moves]
     return named
 
 

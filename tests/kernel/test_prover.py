@@ -186,3 +186,23 @@ def test_many_random_positions_agree_with_exhaustive_search(size, cap, max_order
     stats = run_random(seed=size * 100 + cap, count=60, size=size, cap=cap, max_order=max_order)
     print(stats)
     assert stats["proven"] > stats["unknown"] / 4
+
+
+def test_defend_under_each_ko_model_agrees_with_exhaustive_search():
+    """``Prover.defend(model=m)``: a proof that the string is lost holds
+    when the exhaustive search, under the same ko model, finds every
+    defender move losing."""
+    rng = random.Random(7)
+    prover = Prover(table_mb=1, max_nodes=20000, max_depth=5, max_order=3)
+    lost = dict.fromkeys((0, 1, 2), 0)
+    for _ in range(8):
+        pos = random_position(rng, 4, 0.55)
+        for target in targets(pos, 3):
+            for model in lost:
+                result = prover.defend(pos, target, model=model)
+                if result.proven and result.code == 0:
+                    lost[model] += 1
+                    assert Exhaustive(pos, target, model).defend(5), (pos.diagram(), model)
+    assert lost[1] >= lost[0] > 0  # model 1 is no harder for the attacker than model 0
+    with pytest.raises(ValueError):
+        prover.defend(pos, target, model=3)
