@@ -472,9 +472,18 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
-    to ``backfill2_depth``): ``_add_save`` when in atari, against three
-    liberties or more, or with the very same two liberties as ``o``;
-    ``_add_far_race`` near the root when one liberty is shared.
+    to ``backfill2_depth``; at any depth with the very same two liberties
+    as ``o``): ``_add_save`` when in atari, against three liberties or
+    more, or with the very same two liberties as ``o``; ``_add_far_race``
+    near the root when one liberty is shared.  With the same two
+    liberties neither side can fill one (it would be a self-atari), so
+    only the moves around ``x`` decide the race, however deep::
+
+        * . . . .     the top left corner: X's edge string (A4-A6 and
+        O X X X .     below) and the target O (C5-D6 ...) share their two
+        X O O X O     liberties, B5 and C4; White's A7 took X's last
+        X . O O X     outside one: X saves by taking it (*)
+        X O . O X
 
     Not: neighbours with three liberties or more."""
     mine = s[ix(COLOR + o)]
@@ -484,11 +493,13 @@ def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     for i in range(k):
         x = nbr[ix(i)]
         xl = s[ix(NLIB + x)]
-        if xl > 2 or (xl == 2 and not race):
+        if xl > 2:
             continue
         # against two liberties, only a neighbour with the very same two
         # liberties is in the race
         shared = _shared(s, i64(x), i64(o)) if xl == 2 and libs == 2 else 0
+        if xl == 2 and not race and shared != 2:
+            continue
         if xl == 1 or libs >= 3 or shared == 2:
             n = _add_save(s, mv, sc, ply, i64(n), i64(x), i64(mine))
         elif stackp <= far and shared >= 1:

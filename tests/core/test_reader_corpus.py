@@ -29,9 +29,10 @@ KNOWN = {
     # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
     # (reading._add_ko_backfills)
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
-    # proven by GNU Go's named move (``gogame mine --referee``): semeai
-    # captures the reader misses; it answers 0
-    "gnugo-l5-19x19-s1904-m235-D14-attack.sgf": "the reader misses the semeai capture E15",
+    # proven by GNU Go's named move (``gogame mine --referee``), a semeai
+    # capture the reader misses (it answers 0). Fixed since: s1904 m235
+    # D14 by the race on the same two liberties read at any depth
+    # (reading._add_attacker_saves)
     "gogame-vs-gnugo-l1-19x19-s2004-m060-P13-attack.sgf": (
         "the reader misses P15: after P15 P12 it finds no capture of the three-liberty string"
     ),

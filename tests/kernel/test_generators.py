@@ -196,6 +196,36 @@ X X O . .
 """
 
 
+# The top left of a mined problem (gnugo-l5-19x19-s1904-m235-D14-attack,
+# after E15 B16 A16 G14 F15 A17): White's D4 string (B5, C4) and Black's
+# A6 string share their only two liberties; White's A7 (in atari at A8)
+# took Black's last outside liberty.
+SHARED_RACE = """
+. . . . . . . . .
+. . . . . . . . .
+O X X X . . . . .
+X O O X O X . . .
+X . O O X X . . .
+X O . O X X O X .
+X X X X O O X . X
+O X O O O X X X X
+O O . . . O O O X
+"""
+
+
+def test_a_race_on_the_same_two_liberties_is_read_at_any_depth():
+    """Past backfill2_depth the attacker still saves a neighbour that
+    shares both liberties with the target: the capture at A8."""
+    p, ctx, mv, sc = _setup(SHARED_RACE)
+    o = _origin(p, "D4")
+    k = _neighbours(p, o, mv)
+    deep = int(ctx[kr.C_BACKFILL2]) + 1
+    for stackp in (0, deep, int(ctx[kr.C_DEPTH])):
+        n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 2, stackp, k)
+        assert {"A8", "B5", "C4"} <= _listed(p, mv, n), stackp
+        assert _score(p, mv, sc, n, "A8") == kr.SC_SAVE_CAPTURE
+
+
 def test_race_moves_against_one_liberty_more_only_with_slack():
     p, ctx, mv, sc = _setup(RACE)
     x, o = _origin(p, "A4"), _origin(p, "A3")
