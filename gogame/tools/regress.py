@@ -65,9 +65,8 @@ move, then the file's expected moves; ``mine.prove_named_capture``,
 proven answer gets a ``verdict`` against the file's expected answer, by
 ``mine.consistent``: ``agrees``, ``contradicts``, ``unknown`` (not
 proven, or the question could not be asked) or ``unjudged`` (no readable
-expected answer).  Exit status: 0, 1 when a test
-contradicts the file or a setup line or test could not be run, 2 for bad
-input.  Report::
+expected answer).  Exit status: 0, 1 when a test contradicts the file or
+a setup line or test could not be run, 2 for bad input.  Report::
 
     {"prove_nodes": int,
      "tests": [{"file", "number", "command", "question", "vertex",
@@ -485,8 +484,8 @@ def _prove_named(engine, prover, record: dict) -> None:
     proof = prove_named_capture(prover, engine.session.position, record["vertex"], named)
     record["seconds"] += time.perf_counter() - start
     if proof is not None:
-        move = proof["move"]
-        record.update(status="proven", code=1, move=move, answer=f"1 {move}", line=[move])
+        code, move = proof["code"], proof["move"]
+        record.update(status="proven", code=code, move=move, answer=f"{code} {move}", line=[move])
         record.update(via="move", nodes=record["nodes"] + proof["nodes"])
 
 

@@ -533,3 +533,21 @@ def test_reading_tst_through_the_prover(reading_tst):
     r198 = next(r for r in result["tests"] if r["number"] == 198)
     assert (r198["answer"], r198["line"][:2]) == ("2 M8", ["M8", "L7"])
     assert t["proven"]["all"] >= 65
+
+
+def test_a_named_ko_capture_keeps_its_code(tmp_path, monkeypatch):
+    """A named capture proven under a ko model is recorded with its code."""
+    from gogame.core.prover import ProofResult, Prover
+    from gogame.tools import mine
+    from tests.helpers.diagrams import sgf_record
+
+    (tmp_path / "ladder.sgf").write_text(sgf_record(LADDER))
+    tst = tmp_path / "l.tst"
+    tst.write_text("loadsgf ladder.sgf\n1 attack E5\n#? [2 E4]\n")
+    blind = lambda self, position, vertex, max_nodes=None: ProofResult("unknown", nodes=7)  # noqa: E731
+    monkeypatch.setattr(Prover, "attack", blind)
+    proof = {"status": "proven", "code": 2, "move": "E4", "via": "move", "nodes": 30}
+    monkeypatch.setattr(mine, "prove_named_capture", lambda *a: proof)
+    (only,) = regress.prove_file(tst, prove_nodes=1000)["tests"]
+    got = (only["answer"], only["code"], only["nodes"], only["verdict"])
+    assert got == ("2 E4", 2, 37, "agrees")
