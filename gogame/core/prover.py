@@ -112,6 +112,44 @@ class Prover:
             raise ValueError("model must be 0, 1 or 2")
         return self._ask(position, vertex, max_nodes, functools.partial(self._defend, model=model))
 
+    def prove_move(
+        self,
+        position: Position,
+        vertex: Vertex,
+        move: Vertex,
+        claimed: int = 1,
+        max_nodes: int | None = None,
+    ) -> ProofResult:
+        """Does the attacker's ``move`` capture the string at ``vertex``?  A
+        check of a capture named elsewhere (the reader's, GNU Go's, a test
+        file's), for a string the search of ``attack`` leaves unknown: its
+        attacker tries only moves near the string.  The move is tried, then
+        ``defend`` must be proven 0 under ko model 0, 1 ... up to
+        ``claimed`` - 1: proven with code model + 1, the move, and the line
+        (the move, then the defence proof's).  ``unknown`` otherwise, also
+        when the move is illegal, takes the string at once (``attack``'s
+        order 0 judges that capture) or lets the owner make it pass-alive.
+        ``nodes`` counts every try; the position is left as it was."""
+        position.string_pos(vertex, "vertex must not be empty")
+        if claimed not in (1, 2, 3):
+            raise ValueError("claimed must be 1, 2 or 3")
+        if not position.trymove(move, 3 - position.color_at(vertex)):
+            return ProofResult(UNKNOWN)
+        nodes, start = 0, time.perf_counter()
+        try:
+            for model in range(claimed if position.color_at(vertex) else 0):
+                proof = self.defend(position, vertex, max_nodes, model=model)
+                nodes += proof.nodes
+                if proof.proven:
+                    if proof.code:
+                        break  # the owner makes it pass-alive
+                    pt = position.pt(position.pos(move))
+                    seconds = time.perf_counter() - start
+                    return ProofResult(PROVEN, model + 1, pt, nodes, [pt, *proof.line], seconds)
+        finally:
+            position.popgo()
+        return ProofResult(UNKNOWN, nodes=nodes, seconds=time.perf_counter() - start)
+
     def _ask(self, position, vertex, max_nodes, how):
         target = position.string_pos(vertex, "vertex must not be empty")
         budget = self.max_nodes if max_nodes is None else int(max_nodes)

@@ -2,7 +2,9 @@
 
 * ``gogame-prove attack|defend VERTEX [MAXNODES]`` answers ``proven CODE``
   (then the move, ``PASS`` for a success that needs none) or ``unknown``;
-  the codes are those of ``core/prover.py`` (docs/prover.md);
+  the codes are those of ``core/prover.py`` (docs/prover.md).  An
+  ``attack`` the search leaves unknown is proven when the capture gogame's
+  reader names is (``Prover.prove_move``, MAXNODES a try);
 * ``gogame-gfx_prove_attack %p`` / ``gogame-gfx_prove_defend %p`` (GoGui
   ``gfx``): the proof's principal line as ``VAR b D4 w E5 ...`` and a
   ``TEXT`` line with the answer and the nodes.
@@ -57,7 +59,21 @@ class ProveCommands:
         pt = self.parse_stone(args[1:2])
         prover = self.prover
         method = prover.attack if which == "attack" else prover.defend
-        return self.read_checked(method, self.session.position, pt, nodes)
+        result = self.read_checked(method, self.session.position, pt, nodes)
+        if which == "attack" and not result.proven:
+            result = self._prove_readers_move(pt, nodes, result)
+        return result
+
+    def _prove_readers_move(self, pt, nodes, unknown):
+        """The search left ``attack`` unknown: the capture gogame's reader
+        names, proven by ``Prover.prove_move`` (nodes: both tries)."""
+        code, move = self.read_checked(self.session.attack, pt)
+        if not code or move is None:
+            return unknown
+        position = self.session.position
+        result = self.read_checked(self.prover.prove_move, position, pt, move, code, nodes)
+        result.nodes += unknown.nodes
+        return result if result.proven else unknown
 
     def cmd_gogame_prove(self, args: list[str]) -> str:
         result = self._prove(args[0] if args else None, args)

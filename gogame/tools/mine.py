@@ -53,7 +53,7 @@ from typing import Any
 from ..core.coords import Point, format_gtp, format_sgf, parse_gtp
 from ..core.position import Position
 from ..core.sgfio import SgfError, apply_game
-from ..kernel.layout import BLACK, EMPTY, WHITE
+from ..kernel.layout import BLACK, WHITE
 from .replay import ReadSettings, announce_compile, load_job_game, read_game_bytes
 
 GNUGO = "/usr/games/gnugo"
@@ -156,38 +156,18 @@ def prove_named_capture(
     ``nodes`` of all tries), else None; the position is left as it was.
     Not done: defences (that a string lives is beyond the prover)."""
     pt = parse_gtp(vertex, position.size)
-    attacker = 3 - position.color_at(pt)
     tried, nodes = set(), 0
     for answer in answers:
         if not answer or not answer["code"] or answer["move"] in (None, "PASS", *tried):
             continue
         tried.add(answer["move"])
-        if not position.trymove(parse_gtp(answer["move"], position.size), attacker):
-            continue
-        try:  # taken at once: the prover's order 0 judged that capture (it does not stand)
-            taken = position.color_at(pt) == EMPTY
-            code, n = (0, 0) if taken else _lost_after(prover, position, pt, answer["code"])
-        finally:
-            position.popgo()
-        nodes += n
-        if code:
-            record = {"status": "proven", "code": code, "move": answer["move"]}
-            return {**record, "via": "move", "nodes": nodes}
-    return None
-
-
-def _lost_after(prover: Any, position: Position, pt: Point, claimed: int) -> tuple[int, int]:
-    """(code, nodes) for the move just played: the code is model + 1 for
-    the first ko model (0 up to ``claimed`` - 1) under which the owner's
-    every reply loses the string, 0 when none is proven (or the owner can
-    make it pass-alive); nodes, those of every try."""
-    nodes = 0
-    for model in range(claimed):
-        proof = prover.defend(position, pt, model=model)
+        move = parse_gtp(answer["move"], position.size)
+        proof = prover.prove_move(position, pt, move, answer["code"])
         nodes += proof.nodes
         if proof.proven:
-            return (model + 1 if proof.code == 0 else 0), nodes
-    return 0, nodes
+            record = {"status": "proven", "code": proof.code, "move": answer["move"]}
+            return {**record, "via": "move", "nodes": nodes}
+    return None
 
 
 # ------------------------------------------------------------------ GNU Go

@@ -238,3 +238,38 @@ def test_table_size_follows_the_budget():
     assert Prover(table_mb=1).table_entries * 24 <= 2**20
     assert Prover(table_mb=8).table_entries * 24 > 2**22
     assert Position(5).size == 5
+
+
+def test_prove_move_checks_a_named_capture():
+    """``prove_move``: the ladder's first move is proven a capture (its
+    line starts with it), a far move is not, and the position is kept."""
+    pos = position(LADDER)
+    p = prover()
+    right = unchanged_after(pos, lambda: p.prove_move(pos, "E5", "E4"))
+    assert right.proven and right.code == 1 and right.move == pt(pos, "E4")
+    assert right.line[0] == pt(pos, "E4") and right.nodes > 0
+    assert not unchanged_after(pos, lambda: p.prove_move(pos, "E5", "A1")).proven
+    occupied = p.prove_move(pos, "E5", "E6")  # Black's own stone: no move
+    assert not occupied.proven and occupied.nodes == 0
+    with pytest.raises(ValueError):
+        p.prove_move(pos, "E5", "E4", claimed=4)
+
+
+def test_prove_move_tries_the_ko_models_up_to_the_claimed_code(monkeypatch):
+    """Model 0, then 1, ... while unknown: the code is the first model
+    proven + 1; a claim of code 1 tries model 0 only."""
+    from gogame.core.prover import ProofResult
+
+    tried = []
+
+    def defend(self, position, vertex, max_nodes=None, model=0):
+        tried.append(model)
+        return ProofResult("proven", 0, nodes=5) if model >= 1 else ProofResult("unknown", nodes=7)
+
+    monkeypatch.setattr(Prover, "defend", defend)
+    pos = position(LADDER)
+    result = prover().prove_move(pos, "E5", "A1", claimed=3)
+    assert (result.code, result.nodes, tried) == (2, 12, [0, 1])
+    tried.clear()
+    result = prover().prove_move(pos, "E5", "A1", claimed=1)
+    assert not result.proven and (result.nodes, tried) == (7, [0])

@@ -59,3 +59,19 @@ def test_gfx_prove_shows_the_line():
     assert lines[1].startswith("TEXT prove attack: proven 1 ")
     lines = ok(e, "gogame-gfx_prove_defend E5").split("\n")
     assert lines[-1].startswith("TEXT prove defend: ")
+
+
+def test_an_unknown_attack_is_proven_by_the_reader_s_move(monkeypatch):
+    """With the prover's own search made to find nothing, the capture the
+    reader names is proven by ``prove_move``."""
+    from gogame.core.prover import ProofResult, Prover
+
+    e = setup_board(LADDER)
+    before = state(e)
+    blind = lambda self, position, vertex, max_nodes=None: ProofResult("unknown", nodes=3)  # noqa: E731
+    monkeypatch.setattr(Prover, "attack", blind)
+    reader_code, reader_move = ok(e, "attack E5").split()
+    assert reader_code == "1"
+    assert ok(e, "gogame-prove attack E5 1") == "unknown"  # one node a try: no proof
+    assert ok(e, "gogame-prove attack E5") == f"proven 1 {reader_move}"
+    assert state(e) == before

@@ -584,24 +584,3 @@ def test_cli_referee_bad_input_exits_2(tmp_path, capsys):
         with pytest.raises(SystemExit) as e:
             cli.main(["mine", *args])
         assert e.value.code == 2
-
-
-def test_a_claimed_ko_is_tried_under_each_model_up_to_its_code():
-    """``_lost_after``: model 0, then 1, ... while unknown; the code is the
-    first model proven + 1; a claim of code 1 tries model 0 only."""
-    from gogame.core.prover import ProofResult
-
-    class Stub:
-        def __init__(self, proven_from):
-            self.proven_from, self.models = proven_from, []
-
-        def defend(self, position, pt, model=0):
-            self.models.append(model)
-            if model >= self.proven_from:
-                return ProofResult("proven", 0, nodes=5)
-            return ProofResult("unknown", nodes=7)
-
-    stub = Stub(proven_from=1)
-    assert mine._lost_after(stub, None, (0, 0), 3) == (2, 12) and stub.models == [0, 1]
-    stub = Stub(proven_from=1)
-    assert mine._lost_after(stub, None, (0, 0), 1) == (0, 7) and stub.models == [0]
