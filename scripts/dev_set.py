@@ -6,12 +6,12 @@ Contract
 Every problem of each folder's ``index.json`` (written by ``gogame mine
 --out``) is asked again of this version's reader: a fresh reader and a
 1 MB cache a problem (``mine.ask_again``, as ``gogame mine --report
---reask`` asks), but the unproven problems too.  For each folder the script prints the proven
-problems, how many answers the proof allows (``mine.consistent``), the
-nodes (proven and all) and the seconds of reading.  With ``--save FILE``
-it writes every answer (code, move, nodes); with ``--against FILE`` it
-lists the problems whose code changed since that file was saved, with
-GNU Go's recorded code and the proof's.  Nothing else is written.
+--reask`` asks), but the unproven problems too.  For each folder the
+script prints the proven problems, how many answers the proof allows
+(``mine.consistent``), the nodes (proven and all) and the seconds of
+reading.  With ``--save FILE`` it writes every answer (code, move,
+nodes); with ``--against FILE`` it lists the problems whose code changed
+since that file was saved, with GNU Go's recorded code and the proof's.  Nothing else is written.
 
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems`` and any folder mined for a report.  reading.tst
@@ -31,7 +31,7 @@ CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problem
 
 
 def judge_folder(folder):
-    """(summary, {file: [code, move, nodes]}) for one folder."""
+    """(summary, {file: [code, move, nodes]}, index) for one folder."""
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     total = {"problems": 0, "proven": 0, "allowed": 0, "nodes_proven": 0, "nodes": 0}
@@ -55,7 +55,7 @@ def judge_folder(folder):
     return total, answers, index
 
 
-def changes(folder, index, answers, before):
+def changes(index, answers, before):
     """Lines for the problems whose code differs from ``before``."""
     lines = []
     for entry in index:
@@ -85,7 +85,7 @@ def main(argv=None):
         total, answers, index = judge_folder(folder)
         saved[name] = answers
         print(f"{name}: {json.dumps(total)}")
-        for line in changes(folder, index, answers, before.get(name, {})):
+        for line in changes(index, answers, before.get(name, {})):
             print(line)
     if args.save:
         with open(args.save, "w") as f:

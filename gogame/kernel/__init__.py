@@ -100,8 +100,9 @@ _PROBES = ("scipy.linalg.cython_blas", "cffi")
 def skip_optional_probes() -> None:
     """Load numba's CPU registries now, without their optional probes: for
     a process that runs only gogame (``gogame gtp``), called before the
-    first kernel compiles (``loading`` makes loads skip the registries).  numba's array-math registry imports scipy.linalg,
-    when it is installed, only to learn whether np.dot and linalg can work
+    first kernel compiles (``loading`` makes loads skip the registries).
+    numba's array-math registry imports scipy.linalg, when it is
+    installed, only to learn whether np.dot and linalg can work
     (0.2 s of a 0.65 s start on the project machine), and its typing
     registry imports cffi (25 ms with pycparser).  Each import fails fast
     while the registries load and works again after.  Not for library use:

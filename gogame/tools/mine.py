@@ -146,15 +146,11 @@ def prove_named_capture(
     prover: Any, position: Position, vertex: str, answers: Iterable[dict | None]
 ) -> dict | None:
     """A proof that a capture the oracles name works, for an ``attack``
-    question the prover's own search left ``unknown`` (its attacker tries
-    only moves near the string).  Each named move (an answer of code c in
-    1-3 with a move) is tried in turn: the attacker plays it and the
-    prover's ``defend`` must come out proven 0, every reply of the owner
-    losing the string, under ko model 0, then 1 ... up to c - 1: the
-    capture is proven with code model + 1 (1: it needs no ko).  Returns the
-    ``proven`` record of the first proof (``via: "move"``, with the
-    ``nodes`` of all tries), else None; the position is left as it was.
-    Not done: defences (that a string lives is beyond the prover)."""
+    question the prover's own search left ``unknown``: each named move (an
+    answer of code 1-3 with a move) in turn, checked by
+    ``Prover.prove_move`` up to its code.  Returns the ``proven`` record
+    of the first proof (``via: "move"``, with the ``nodes`` of all tries),
+    else None; the position is left as it was."""
     pt = parse_gtp(vertex, position.size)
     tried, nodes = set(), 0
     for answer in answers:
@@ -526,9 +522,7 @@ def write_corpus(index: list[dict], out_dir: str | os.PathLike) -> None:
     for entry in index:
         with open(os.path.join(out_dir, entry["file"]), "w") as f:
             f.write(entry.pop("sgf"))
-    with open(os.path.join(out_dir, "index.json"), "w") as f:
-        json.dump(index, f, indent=1)
-        f.write("\n")
+    write_index(index, out_dir)
 
 
 def mine_games(
@@ -643,6 +637,22 @@ def load_index(folder: str | os.PathLike) -> list[dict]:
     return index
 
 
+def problem_position(folder: str | os.PathLike, entry: dict) -> Position:
+    """The position of one problem of ``folder``, loaded from its SGF;
+    OSError, SgfError or ValueError when it cannot be."""
+    from ..core.sgfio import load_game
+
+    game = load_game(os.path.join(folder, entry["file"]))
+    position = Position(game.size)
+    apply_game(game, position)
+    return position
+
+
+def _first_line(err: Exception) -> str:
+    """An exception's message for a one-line error."""
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
 def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> dict:
     """This version's reader on one problem of ``folder``: a fresh reader
     and cache, as tests/core/test_reader_corpus.py asks.  Returns
@@ -650,13 +660,10 @@ def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> 
     OSError, SgfError or ValueError when the problem cannot be asked."""
     from ..core.reader import Reader
     from ..core.reading_cache import ReadingCache
-    from ..core.sgfio import load_game
 
     reader = Reader(cache=ReadingCache(cache_mb))
     ask = reader.attack if entry["question"] == "attack" else reader.find_defense
-    game = load_game(os.path.join(folder, entry["file"]))
-    position = Position(game.size)
-    apply_game(game, position)
+    position = problem_position(folder, entry)
     t0 = time.perf_counter()
     code, move = ask(position, entry["vertex"])
     seconds = time.perf_counter() - t0
@@ -678,19 +685,15 @@ def referee(
     ``{"tried", "proven"}``.  Other problems are unchanged.  ``ReportError``
     when a problem cannot be set up."""
     from ..core.prover import Prover
-    from ..core.sgfio import load_game
 
     prover = Prover(max_nodes=prove_nodes)
     out, counts = [], {"tried": 0, "proven": 0}
     for e in index:
         if _named(e):
             try:
-                game = load_game(os.path.join(folder, e["file"]))
-                position = Position(game.size)
-                apply_game(game, position)
+                position = problem_position(folder, e)
             except (OSError, SgfError, ValueError) as err:
-                msg = str(err).splitlines()[0] if str(err) else type(err).__name__
-                raise ReportError(f"cannot set up {e['file']}: {msg}") from None
+                raise ReportError(f"cannot set up {e['file']}: {_first_line(err)}") from None
             counts["tried"] += 1
             proof = prove_named_capture(prover, position, e["vertex"], [e[k] for k in ORACLES])
             if proof is not None:
@@ -701,14 +704,13 @@ def referee(
 
 
 def write_index(index: list[dict], folder: str | os.PathLike) -> None:
-    """``folder/index.json`` in ``write_corpus``'s format, through a
+    """``folder/index.json`` (one entry a problem, indented), through a
     temporary file renamed over it."""
     path = os.path.join(folder, "index.json")
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".json")
-    with os.fdopen(fd, "w") as f:
+    with open(path + ".tmp", "w") as f:  # the user's file mode, as open makes it
         json.dump(index, f, indent=1)
         f.write("\n")
-    os.replace(tmp, path)
+    os.replace(path + ".tmp", path)
 
 
 def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -> list[dict]:
@@ -722,8 +724,7 @@ def reask(index: list[dict], folder: str | os.PathLike, cache_mb: float = 1.0) -
             try:
                 answer = ask_again(folder, e, cache_mb)
             except (OSError, SgfError, ValueError) as err:
-                msg = str(err).splitlines()[0] if str(err) else type(err).__name__
-                raise ReportError(f"cannot ask {e['file']} again: {msg}") from None
+                raise ReportError(f"cannot ask {e['file']} again: {_first_line(err)}") from None
             del answer["seconds"]
             e = {**e, "gogame": answer}
         out.append(e)

@@ -459,14 +459,17 @@ def _prove_answer(result) -> dict:
     return {"status": "proven", "code": result.code, "move": move, "answer": answer, "line": line}
 
 
-def named_captures(engine, command: str, expected: str | None) -> list[dict]:
-    """The capturing moves named for an ``attack`` test, as answers
-    (``{"code", "move"}``): gogame's reader's (asked through ``engine``),
-    then those of the file's expected answer when it expects a capture."""
+def named_captures(engine, pt, expected: str | None) -> list[dict]:
+    """The capturing moves named for an ``attack`` test of the string at
+    ``pt``, as answers (``{"code", "move"}``): gogame's reader's (the
+    engine's session), then those of the file's expected answer when it
+    expects a capture."""
+    from ..core.coords import format_gtp
+
     named = []
-    ours = engine.send(command).lstrip("= ").split()
-    if len(ours) == 2 and ours[0] in ("1", "2", "3"):
-        named.append({"code": int(ours[0]), "move": ours[1]})
+    code, move = engine.session.attack(pt)
+    if code and move is not None:
+        named.append({"code": code, "move": format_gtp(move)})
     codes = expected_codes(expected)
     if codes and 0 not in codes:
         moves = _VERTICES.findall(expected.split("]")[0])
@@ -474,12 +477,12 @@ def named_captures(engine, command: str, expected: str | None) -> list[dict]:
     return named
 
 
-def _prove_named(engine, prover, record: dict) -> None:
+def _prove_named(engine, prover, pt, record: dict) -> None:
     """An ``attack`` the prover's search left unknown: proven when a named
     capture is (``mine.prove_named_capture``, ``prove_nodes`` a move)."""
     from .mine import prove_named_capture
 
-    named = named_captures(engine, record["command"], record["expected"])
+    named = named_captures(engine, pt, record["expected"])
     start = time.perf_counter()
     proof = prove_named_capture(prover, engine.session.position, record["vertex"], named)
     record["seconds"] += time.perf_counter() - start
@@ -507,7 +510,7 @@ def _prove_test(engine, prover, item: tuple, name: str) -> dict:
     else:
         record.update(_prove_answer(result), nodes=result.nodes, seconds=result.seconds)
         if words[0] == "attack" and not result.proven:
-            _prove_named(engine, prover, record)
+            _prove_named(engine, prover, pt, record)
     record["verdict"] = verdict(words[0], expected, record["status"], record["code"])
     matched = judge(expected, record["answer"]) in ("pass", "PASS")
     record["matches"] = matched if record["status"] == "proven" else None

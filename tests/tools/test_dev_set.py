@@ -54,10 +54,10 @@ def test_a_changed_code_is_listed(folder):
     path, chosen = folder
     _, answers, index = dev_set.judge_folder(str(path))
     before = {f: list(a) for f, a in answers.items()}
-    assert dev_set.changes(str(path), index, answers, before) == []
+    assert dev_set.changes(index, answers, before) == []
     moved = chosen[2]["file"]
     before[moved][0] = 3 - answers[moved][0] if answers[moved][0] in (0, 3) else 0
-    lines = dev_set.changes(str(path), index, answers, before)
+    lines = dev_set.changes(index, answers, before)
     assert len(lines) == 1 and moved in lines[0] and "proof ?" in lines[0]
 
 
