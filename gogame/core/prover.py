@@ -10,12 +10,16 @@ Codes (GNU Go's numbers, defined by the model each is proven under):
   retake any ko at once and the attacker never may; 2 -- captures when
   neither side may retake a ko at once (simple ko rule, no ko threats);
   3 -- captures when the attacker may retake any ko at once and the
-  defender may not; 0 -- never captured (the string is pass-alive).  The
-  code given is the strongest one proven; a weaker one is not proven false.
+  defender may not; 0 -- never captured: pass-alive, or safe in the escape
+  game (the attacker, though it may retake every ko at once, can never
+  take the string before it has ``escape_libs`` liberties with the
+  attacker to move; ``kernel.safety``).  The code given is the strongest
+  one proven; a weaker one is not proven false.
 * ``defend`` (owner to move): 1 -- a move (or none, PASS) after which the
-  string is pass-alive; 0 -- every legal move, a pass included, loses the
-  string even if the owner may retake any ko at once (``model`` 0; with
-  ``model`` 1 when neither side may, 2 when only the attacker may).
+  string is pass-alive or safe in the escape game; 0 -- every legal move, a
+  pass included, loses the string even if the owner may retake any ko at
+  once (``model`` 0; with ``model`` 1 when neither side may, 2 when only
+  the attacker may).
 
 The position is unchanged after every call (the kernel plays through
 trymove/popgo); the table (``table_mb``) belongs to the prover alone and is
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..kernel import prover as kp
+from ..kernel import safety as ks
 from .coords import Point
 
 if TYPE_CHECKING:
@@ -64,7 +69,9 @@ class ProofResult:
 class Prover:
     """Proofs of capture questions within ``max_nodes`` moves played per
     question, lambda orders up to ``max_order``, lines at most ``max_depth``
-    plies long, and a table of ``table_mb`` megabytes."""
+    plies long, tables of ``table_mb`` megabytes in all, and the escape
+    game won at ``escape_libs`` liberties (5: GNU Go's reader attacks
+    strings of at most four)."""
 
     def __init__(
         self,
@@ -72,6 +79,7 @@ class Prover:
         max_nodes: int = 500_000,
         max_order: int = 3,
         max_depth: int = 100,
+        escape_libs: int = 5,
     ) -> None:
         if not 0 <= max_order <= kp.MAX_ORDER:
             raise ValueError(f"max_order must be 0..{kp.MAX_ORDER}")
@@ -79,21 +87,29 @@ class Prover:
             raise ValueError(f"max_depth must be 1..{kp.MAX_CAP}")
         if max_nodes < 1:
             raise ValueError("max_nodes must be positive")
+        if not 2 <= escape_libs <= kp.MAXLIBS:
+            raise ValueError(f"escape_libs must be 2..{kp.MAXLIBS}")
         entries = 1
         while entries * 2 * ENTRY_BYTES <= table_mb * 2**20:
             entries *= 2
         self.max_nodes = int(max_nodes)
         self.max_order = int(max_order)
         self.max_depth = int(max_depth)
+        self.escape_libs = int(escape_libs)
         self.ctx, self.tt, self.mv, self.pv, self.mark, self.sc = kp.new_context(entries)
+        # the safety search: a quarter of the bytes for its table, a quarter
+        # for the ring of its zones (MAXPOS bytes each)
+        zones = max(64, int(table_mb * 2**20 / 4 / kp.MAXPOS))
+        self.safety = ks.new_context(max(entries // 2, 1), zones)
 
     @property
     def table_entries(self) -> int:
         return int(self.tt.shape[0])
 
     def clear(self) -> None:
-        """Empty the table."""
+        """Empty the tables."""
         self.tt[:] = 0
+        self.safety[1][:] = 0
 
     # ------------------------------------------------------------ queries
     def attack(
@@ -103,14 +119,21 @@ class Prover:
         return self._ask(position, vertex, max_nodes, self._attack)
 
     def defend(
-        self, position: Position, vertex: Vertex, max_nodes: int | None = None, model: int = 0
+        self,
+        position: Position,
+        vertex: Vertex,
+        max_nodes: int | None = None,
+        model: int = 0,
+        safety: bool = True,
     ) -> ProofResult:
         """Can the string at ``vertex`` be saved, its owner moving first?  A
         proof that it cannot (0) holds under ko ``model`` (0, 1 or 2, as for
-        ``attack``'s codes 1, 2 and 3)."""
+        ``attack``'s codes 1, 2 and 3).  ``safety`` False skips the escape
+        game and gives its half of the budget to the proof of a loss."""
         if model not in (0, 1, 2):
             raise ValueError("model must be 0, 1 or 2")
-        return self._ask(position, vertex, max_nodes, functools.partial(self._defend, model=model))
+        how = functools.partial(self._defend, model=model, safety=safety)
+        return self._ask(position, vertex, max_nodes, how)
 
     def prove_move(
         self,
@@ -138,7 +161,7 @@ class Prover:
         nodes, start = 0, time.perf_counter()
         try:
             for model in range(claimed if position.color_at(vertex) else 0):
-                proof = self.defend(position, vertex, max_nodes, model=model)
+                proof = self.defend(position, vertex, max_nodes, model=model, safety=False)
                 nodes += proof.nodes
                 if proof.proven:
                     if proof.code:
@@ -186,12 +209,25 @@ class Prover:
         return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
 
     def _attack(self, position, target, budget):
+        """Benson's pass-alive; then the captures (``_captures``) with half
+        the budget; then the escape game (``_safe``) with what is left."""
+        if self._alive(position, target):
+            return ProofResult(PROVEN, 0)
+        best, nodes = self._captures(position, target, budget // 2)
+        if best is not None:
+            best.nodes = nodes
+            return best
+        r, spent = self._safe(position, target, ks.KIND_A, max(budget - nodes, 1))
+        if r == 1:
+            return ProofResult(PROVEN, 0, nodes=nodes + spent)
+        return ProofResult(UNKNOWN, nodes=nodes + spent)
+
+    def _captures(self, position, target, budget):
         """Orders 1..max_order in turn, each under the models stronger than
         the best proof found so far: a cheap low-order proof is found before
         a higher order spends the budget, and the code kept is the strongest
-        proven.  The table makes each order's repeat of the lower ones cheap."""
-        if self._alive(position, target):
-            return ProofResult(PROVEN, 0)
+        proven.  The table makes each order's repeat of the lower ones cheap.
+        (best proof or None, nodes)."""
         nodes, best = 0, None
         for order in range(1, self.max_order + 1):
             for model, code in ATTACK_MODELS:
@@ -203,19 +239,15 @@ class Prover:
                 if r == 1:
                     best = self._proof(position, code, nodes)
                 if r < 0 or nodes >= budget:
-                    return self._found(best, nodes)
+                    return best, nodes
             if best is not None and best.code == 1:
                 break
-        return self._found(best, nodes)
+        return best, nodes
 
-    @staticmethod
-    def _found(best, nodes):
-        if best is None:
-            return ProofResult(UNKNOWN, nodes=nodes)
-        best.nodes = nodes
-        return best
-
-    def _defend(self, position, target, budget, model=0):
+    def _defend(self, position, target, budget, model=0, safety=True):
+        """Benson's pass-alive and saving move; then (``safety``) the escape
+        game with half the budget; then the proof that every move loses
+        (``prove_lost``) with what is left."""
         if self._alive(position, target):
             return ProofResult(PROVEN, 1)
         move = int(
@@ -226,13 +258,34 @@ class Prover:
         if move >= 0:
             pt = position.pt(move)
             return ProofResult(PROVEN, 1, pt, line=[pt])
-        r = kp.prove_lost(*self._search_args(position, target, model), budget)
-        nodes = int(self.ctx[kp.C_NODES])
+        r, spent = self._safe(position, target, ks.KIND_D, budget // 2) if safety else (0, 0)
+        if r == 1:
+            move = int(self.safety[0][ks.C_MOVE])
+            pt = None if move == kp.PASS else position.pt(move)
+            return ProofResult(PROVEN, 1, pt, spent, [pt] if pt else [])
+        r = kp.prove_lost(*self._search_args(position, target, model), budget - spent)
+        nodes = spent + int(self.ctx[kp.C_NODES])
         if r == 1:
             result = self._proof(position, 0, nodes)
             result.move = None
             return result
         return ProofResult(UNKNOWN, nodes=nodes)
+
+    def _safe(self, position, target, kind, budget):
+        """The escape game (``kernel.safety``): (1 proven safe, 0 or -1;
+        nodes spent)."""
+        r = ks.prove_safe(
+            position.s,
+            position.hw,
+            position.keys,
+            *self.safety,
+            target,
+            kind,
+            self.escape_libs,
+            self.max_depth,
+            budget,
+        )
+        return int(r), int(self.safety[0][ks.C_NODES])
 
     def _proof(self, position, code, nodes):
         n = int(self.pv[0, 0])

@@ -204,8 +204,9 @@ X X X X X
 . . . . .
 . . . . .
 """)
-    assert prover().attack(pos, "B4").code != 0
-    result = prover().defend(pos, "B4")
+    p = prover()
+    assert not p._alive(pos, pos.string_pos("B4", ""))
+    result = p.defend(pos, "B4")
     assert result.proven and result.code == 1 and result.move is not None
     assert pos.trymove(result.move, "b")
     assert prover().attack(pos, "B4").code == 0
@@ -262,7 +263,8 @@ def test_prove_move_tries_the_ko_models_up_to_the_claimed_code(monkeypatch):
 
     tried = []
 
-    def defend(self, position, vertex, max_nodes=None, model=0):
+    def defend(self, position, vertex, max_nodes=None, model=0, safety=True):
+        assert not safety  # a named capture needs a proof of loss only
         tried.append(model)
         return ProofResult("proven", 0, nodes=5) if model >= 1 else ProofResult("unknown", nodes=7)
 
@@ -273,3 +275,75 @@ def test_prove_move_tries_the_ko_models_up_to_the_claimed_code(monkeypatch):
     tried.clear()
     result = prover().prove_move(pos, "E5", "A1", claimed=1)
     assert not result.proven and (result.nodes, tried) == (7, [0])
+
+
+# White's C2 has one liberty, C3, next to a long white string
+CONNECT = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. O O O O . .
+. X . X . . .
+. X O X . . .
+. . X . . . .
+"""
+# Black's E1 on the edge, two liberties (D1, F1): each white stone there
+# is taken at once (C1, F2)
+EDGE_ESCAPE = """
+. O . . X O .
+X . . . . . O
+O . . . . X .
+X X . . . X .
+. . X . X X .
+. . . X O . X
+. . . . X . O
+"""
+
+
+def test_a_string_that_connects_out_is_proven_saved():
+    """The escape game: after C3 the string has five liberties with Black
+    to move, so C3 is a proven defence (code 1) though not pass-alive;
+    Black to move takes it at C3."""
+    pos = position(CONNECT)
+    p = prover()
+    result = unchanged_after(pos, lambda: p.defend(pos, "C2"))
+    assert result.proven and result.code == 1 and result.move == pt(pos, "C3")
+    assert not p._alive(pos, pos.string_pos("C2", ""))
+    attack_checked(pos, "C2", 1, {pt(pos, "C3")})
+
+
+def test_a_string_with_room_to_run_is_proven_uncapturable():
+    """White moves first and still cannot hold E1 below five liberties: a
+    proof of attack 0 that is not Benson's (it reads, so it counts nodes),
+    and no capture is proven."""
+    pos = position(EDGE_ESCAPE)
+    p = prover()
+    result = unchanged_after(pos, lambda: p.attack(pos, "E1"))
+    assert result.proven and result.code == 0 and result.nodes > 0
+    assert p._captures(pos, pos.string_pos("E1", ""), 100_000)[0] is None
+    with pytest.raises(ValueError):
+        Prover(escape_libs=1)
+
+
+# White's E5, two liberties in the open, White to move: F5 runs out
+OPEN_ESCAPE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . X . . . . .
+. . . X O . . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+@pytest.mark.slow
+def test_an_escape_into_the_open_is_proven_with_depth():
+    """About 1.9 M nodes of the escape game (half of the budget) and 19
+    plies: the null moves keep each attacker node's reads small
+    (docs/prover.md)."""
+    pos = position(OPEN_ESCAPE)
+    result = unchanged_after(pos, lambda: prover(max_nodes=5_000_000).defend(pos, "E5"))
+    assert result.proven and result.code == 1 and result.move == pt(pos, "F5")

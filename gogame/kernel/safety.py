@@ -1,0 +1,595 @@
+"""Safety proofs: the attacker can never capture the target, by relevance zones.
+
+The lambda-search of ``prover`` proves captures; this module proves the
+other side of the question.  It reads the *escape game*: the attacker moves
+first and wins when it removes the target string with a capture that stands
+(the capturing string is not left in atari for the defender to take at
+once); the defender wins when the target has ``escape`` liberties with the
+attacker to move.  The attacker may retake every ko at once, the defender
+obeys the simple ko ban (the prover's ko model 2, the hardest for the
+defender), the attacker never passes in the game, and the defender may.
+With ``escape`` 5 a defender's win is "safe" in GNU Go's tactical sense:
+its ``attack`` reads strings of at most four liberties.
+
+A proof cannot play the attacker's every move on 19x19.  Each defender win
+carries a *zone*: points such that every position that agrees with this one
+on the zone (same side to move, same ko ban for the defender) is a defender
+win too.  The zone holds what the proof looked at:
+
+* a leaf: the target's stones and ``escape`` of its liberties;
+* a move ``m`` of either side: ``m``, its neighbours, and each string next
+  to it -- whole, with every point next to it, when ``m`` takes its last
+  liberty; else its stones and one liberty besides ``m`` (``_hold``);
+* a defender node: its move's points and its child's zone;
+* an attacker node: its read set and the zones of its moves' children.
+
+The attacker's moves at a node: first the *null move* -- the attacker
+passes and the defender answers ``d``.  If that is proven with zone ``E``
+(closed: each defender stone in it has a liberty in it), every empty point
+of ``E`` is read, and any attacker move ``y`` outside ``E`` is refuted by the
+same ``d``: ``y`` touches nothing the null-move proof looked at and takes no
+defender stone in ``E``, so after ``y`` and ``d`` the position agrees with
+the null move's on its zone.  With no null-move proof the node reads every
+empty point of its own zone, closed, widening until none is new, and a
+move outside it is answered by a pass (the position then agrees with this
+one on the zone).  A proof is a finite tree; past ``C_CAP`` plies or
+``C_MAXNODES`` nodes the search gives up (no proof, never a false one).
+The defender's tries are a heuristic set: a smaller set loses proofs,
+never makes a false one.
+
+Table ``tt`` (uint64 rows: key0, key1, data): data = 1 | result << 1 |
+remaining plies << 2 | zone slot << 16.  A win's zone is kept in ``pool``
+(a ring of zones, ``ptag`` the key each belongs to); a win is reused where
+at least as many plies remain and its zone is still in the ring, a failure
+where at most as many remain.
+"""
+
+import numpy as np
+from numba import njit
+
+from . import loading  # noqa: F401  (installed before the first @njit)
+from .board import legal, libs_after, popgo, push_move
+from .layout import (
+    BLACK,
+    COLOR,
+    EMPTY,
+    H_STACKP,
+    H_W,
+    LIBS,
+    MAXLIBS,
+    MAXPOS,
+    NEXT,
+    NLIB,
+    ORIGIN,
+    PASS,
+    WHITE,
+    ix,
+)
+
+# ctx fields
+C_NODES = 0
+C_MAXNODES = 1
+C_ABORT = 2
+C_ATTACKER = 3
+C_ROOTSP = 4
+C_CAP = 5
+C_ESCAPE = 6
+C_MOVE = 7  # the root defender's proving move
+C_MARKGEN = 8
+C_POOL = 9  # next zone slot of the ring
+C_LGEN = 10  # mark generation of _hold's liberties
+CTX_LEN = 16
+
+KIND_A, KIND_D = 0, 1
+MAX_CAP = 120
+ROW = MAXPOS + 8
+NULL_FLAG = ROW - 1  # mv[ply, NULL_FLAG]: the attacker passed at ply (a null move)
+NO_ENTRY = -1
+DEFENDER_TRIES = 6  # below the root, the defender's best tries only
+
+
+def new_context(entries, slots):
+    """ctx, the table (``entries`` a power of two), the zone ring
+    (``slots`` zones and their tags), node zones and null-move zones per
+    ply,
+    candidate rows and a scratch mark array."""
+    ctx = np.zeros(CTX_LEN, np.int64)
+    tt = np.zeros((entries, 3), np.uint64)
+    pool = np.zeros((slots, MAXPOS), np.uint8)
+    ptag = np.zeros(slots, np.uint64)
+    zone = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
+    ezone = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
+    tried = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
+    mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
+    mark = np.zeros(2 * MAXPOS, np.int64)
+    return ctx, tt, pool, ptag, zone, ezone, tried, mv, mark
+
+
+# ------------------------------------------------------------- zones
+
+
+@njit(cache=True, _nrt=False)
+def _examine(s, z, o):
+    """Put the string ``o`` and every point next to it in the zone (it has
+    no liberty but those: a string about to be captured)."""
+    w = s[H_W]
+    p = o
+    while True:
+        z[ix(p)] = 1
+        for q in (p - 1, p + 1, p - w, p + w):
+            z[ix(q)] = 1
+        p = s[ix(NEXT + p)]
+        if p == o:
+            break
+
+
+@njit(cache=True, _nrt=False)
+def _hold(s, ctx, mark, z, o, k, skip):
+    """Put the string ``o``'s stones and ``k`` of its liberties other than
+    ``skip`` (all, if it has fewer) in the zone, preferring liberties
+    already there: then in every position that agrees on the zone the
+    string holds these stones and has at least those liberties."""
+    w = s[H_W]
+    g = _new_lgen(ctx, mark)
+    have = 0
+    p = o
+    while True:  # the stones, and the liberties the zone has already
+        z[ix(p)] = 1
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[ix(COLOR + q)] == EMPTY and q != skip and mark[ix(MAXPOS + q)] != g:
+                mark[ix(MAXPOS + q)] = g
+                if z[ix(q)]:
+                    have += 1
+        p = s[ix(NEXT + p)]
+        if p == o:
+            break
+    while have < k:  # more liberties, until k or none is left
+        q = _free_liberty(s, mark, g, z, o)
+        if q < 0:
+            break
+        z[ix(q)] = 1
+        have += 1
+
+
+@njit(cache=True, _nrt=False)
+def _free_liberty(s, mark, g, z, o):
+    """A liberty of ``o`` (marked ``g`` by ``_hold``) not in the zone, or -1."""
+    w = s[H_W]
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if mark[ix(MAXPOS + q)] == g and not z[ix(q)]:
+                return q
+        p = s[ix(NEXT + p)]
+        if p == o:
+            return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def _examine_move(s, ctx, mark, z, m):
+    """Before ``m`` is played: what decides its legality and what it
+    captures -- ``m`` and its neighbours; each string next to it whose last
+    liberty ``m`` is, whole with every point next to it (taken, or no
+    liberty to lend), any other its stones and one liberty besides ``m``."""
+    w = s[H_W]
+    z[ix(m)] = 1
+    for q in (m - 1, m + 1, m - w, m + w):
+        z[ix(q)] = 1
+        c = s[ix(COLOR + q)]
+        if c == BLACK or c == WHITE:
+            x = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + x)] == 1:
+                _examine(s, z, x)
+            else:
+                _hold(s, ctx, mark, z, x, 1, m)
+
+
+@njit(cache=True, _nrt=False)
+def _new_gen(ctx, mark):
+    g = ctx[C_MARKGEN] + 1
+    if g > 1 << 60:
+        mark[:MAXPOS] = 0
+        g = 1
+    ctx[C_MARKGEN] = g
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def _new_lgen(ctx, mark):
+    g = ctx[C_LGEN] + 1
+    if g > 1 << 60:
+        mark[MAXPOS:] = 0
+        g = 1
+    ctx[C_LGEN] = g
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def _close(s, ctx, mark, z, defender):
+    """Each defender stone in the zone brings its string's stones and one
+    liberty: no attacker move outside the zone can then capture it."""
+    g = _new_gen(ctx, mark)
+    w = s[H_W]
+    for p in range(w + 1, MAXPOS - w):
+        if z[ix(p)] and s[ix(COLOR + p)] == defender:
+            o = s[ix(ORIGIN + p)]
+            if mark[ix(o)] != g:
+                mark[ix(o)] = g
+                _hold(s, ctx, mark, z, o, 1, PASS)
+
+
+@njit(cache=True, _nrt=False)
+def _merge(z, child):
+    for p in range(MAXPOS):
+        if child[ix(p)]:
+            z[ix(p)] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _copy(z, other):
+    for p in range(MAXPOS):
+        z[ix(p)] = other[ix(p)]
+
+
+# ------------------------------------------------------------- table
+
+
+@njit(cache=True, _nrt=False)
+def _mix(q):
+    x = np.uint64(q) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(31)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    return x
+
+
+@njit(cache=True, _nrt=False)
+def _keys(hw, ctx, target, kind):
+    q = kind | (ctx[C_ESCAPE] << 4) | (target << 8) | (ctx[C_ATTACKER] << 24)
+    return hw[0] ^ _mix(q), hw[1] ^ _mix(q + (1 << 30))
+
+
+@njit(cache=True, _nrt=False)
+def _probe(tt, pool, ptag, hw, ctx, target, kind, rem, z):
+    """1 (a win; its zone copied into ``z``), 0 (a failure) or NO_ENTRY."""
+    k0, k1 = _keys(hw, ctx, target, kind)
+    i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
+    if tt[ix(i), 0] != k0 or tt[ix(i), 1] != k1:
+        return NO_ENTRY
+    data = np.int64(tt[ix(i), 2])
+    result = (data >> 1) & 1
+    stored = (data >> 2) & 0x3FFF
+    if result == 0:
+        return np.int64(0) if stored >= rem else NO_ENTRY
+    slot = data >> 16
+    if stored > rem or ptag[ix(slot)] != k0:
+        return NO_ENTRY
+    _copy(z, pool[ix(slot)])
+    return np.int64(1)
+
+
+@njit(cache=True, _nrt=False)
+def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
+    if ctx[C_ABORT]:
+        return
+    k0, k1 = _keys(hw, ctx, target, kind)
+    i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
+    slot = np.int64(0)
+    if result == 1:
+        slot = ctx[C_POOL] % pool.shape[0]
+        ctx[C_POOL] += 1
+        _copy(pool[ix(slot)], z)
+        ptag[ix(slot)] = k0
+    tt[ix(i), 0] = k0
+    tt[ix(i), 1] = k1
+    tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (slot << 16))
+
+
+# -------------------------------------------------------------- moves
+
+
+@njit(cache=True, _nrt=False)
+def _stands(s, m, defender):
+    """After the capture at ``m``: does it stand?  Not when the capturing
+    string is in atari and the defender may take it at once (a snapback;
+    a ko retake is banned for the defender)."""
+    x = s[ix(ORIGIN + m)]
+    if s[ix(NLIB + x)] != 1:
+        return True
+    return not legal(s, s[ix(LIBS + x * MAXLIBS)], defender, False)
+
+
+@njit(cache=True, _nrt=False)
+def _play(s, hw, keys, ctx, pos, color, attacker):
+    """The attacker may retake any ko, the defender obeys the ban; a node."""
+    if not push_move(s, hw, keys, pos, color, attacker):
+        return False
+    ctx[C_NODES] += 1
+    if ctx[C_NODES] > ctx[C_MAXNODES]:
+        ctx[C_ABORT] = 1
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _add(s, mv, ply, n, p, mark, g):
+    if s[ix(COLOR + p)] == EMPTY and mark[ix(p)] != g:
+        mark[ix(p)] = g
+        mv[ix(ply), ix(n)] = p
+        return n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _open_points(s, ctx, mark, e, tried, mv, ply, target):
+    """The empty points of ``e`` not tried yet, the target's liberties
+    first (the likeliest captures refute the node soonest)."""
+    g = _new_gen(ctx, mark)
+    w = s[H_W]
+    o = s[ix(ORIGIN + target)]
+    n = 0
+    p = o
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if e[ix(q)] and not tried[ix(q)]:
+                n = _add(s, mv, ply, n, q, mark, g)
+        p = s[ix(NEXT + p)]
+        if p == o:
+            break
+    for p in range(w + 1, MAXPOS - w):
+        if e[ix(p)] and not tried[ix(p)]:
+            n = _add(s, mv, ply, n, p, mark, g)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _defences(s, ctx, mark, mv, ply, target):
+    """The defender's tries (a heuristic set): captures of attacker strings
+    in atari next to the target, the target's liberties, the liberties of
+    attacker strings of two, then three liberties next to it, the points
+    next to its liberties; at the root every other empty point too; the
+    pass last, but not after a null move."""
+    g = _new_gen(ctx, mark)
+    w = s[H_W]
+    attacker = ctx[C_ATTACKER]
+    o = s[ix(ORIGIN + target)]
+    n = 0
+    for want in (1, 0, 2, 3):
+        p = o
+        while True:
+            for q in (p - 1, p + 1, p - w, p + w):
+                c = s[ix(COLOR + q)]
+                if want == 0 and c == EMPTY:
+                    n = _add(s, mv, ply, n, q, mark, g)
+                elif want > 0 and c == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == want:
+                    x = s[ix(ORIGIN + q)]
+                    for k in range(want):
+                        n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+            p = s[ix(NEXT + p)]
+            if p == o:
+                break
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
+        lib = s[ix(LIBS + o * MAXLIBS + k)]
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            n = _add(s, mv, ply, n, q, mark, g)
+    if ply == 0:
+        for p in range(w + 1, MAXPOS - w):
+            n = _add(s, mv, ply, n, p, mark, g)
+    if ply > 0 and mv[ix(ply - 1), NULL_FLAG]:
+        return n  # after a null move a pass would give the attacker's node back
+    mv[ix(ply), ix(n)] = PASS
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def _order(s, mv, ply, n, target, defender):
+    """Sort the defender's ``n`` tries by the target's liberties after
+    each, most first (a stable insertion sort, without playing them; a move
+    not next to the target counts its liberties now; the pass stays last):
+    a move that reaches ``escape`` liberties ends the line at once, with
+    the smallest zone."""
+    w = s[H_W]
+    o = s[ix(ORIGIN + target)]
+    score = mv[ix(ply + 1)]  # scratch: the next ply's row is free until then
+    for i in range(n):
+        m = mv[ix(ply), ix(i)]
+        score[ix(i)] = -1
+        if m != PASS:
+            score[ix(i)] = s[ix(NLIB + o)]
+            for q in (m - 1, m + 1, m - w, m + w):
+                if s[ix(ORIGIN + q)] == o and s[ix(COLOR + q)] == defender:
+                    score[ix(i)] = libs_after(s, m, defender, MAXLIBS)
+    for i in range(1, n):
+        m, v = mv[ix(ply), ix(i)], score[ix(i)]
+        j = i - 1
+        while j >= 0 and score[ix(j)] < v:
+            mv[ix(ply), ix(j + 1)] = mv[ix(ply), ix(j)]
+            score[ix(j + 1)] = score[ix(j)]
+            j -= 1
+        mv[ix(ply), ix(j + 1)] = m
+        score[ix(j + 1)] = v
+
+
+# --------------------------------------------------------------- search
+
+
+@njit(cache=True, _nrt=False)
+def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target, kind):
+    """One node: 1 when the defender wins (its zone in ``zone[ply]``), else
+    0.  ``KIND_A``, the attacker to move: the null move first (the attacker
+    passes); every empty point of its zone is then read and must be
+    refuted, or, with no null-move proof, every empty point of the node's
+    own zone, widening until none is left.  ``KIND_D``, the defender to
+    move: one of its tries must win.  (One recursive function: numba's
+    cache does not take mutual recursion.)"""
+    ply = s[H_STACKP] - ctx[C_ROOTSP]
+    z = zone[ix(ply)]
+    z[:] = 0
+    first = _leaf(s, ctx, mark, z, target, kind, ply)
+    if first >= 0:
+        return first
+    rem = ctx[C_CAP] - ply
+    if ply > 0:
+        hit = _probe(tt, pool, ptag, hw, ctx, target, kind, rem, z)
+        if hit != NO_ENTRY:
+            return hit
+    t_, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types
+    attacker = ctx[C_ATTACKER]
+    r = np.int64(1 if kind == KIND_A else 0)
+    if kind == KIND_A:
+        e, t = ezone[ix(ply)], tried[ix(ply)]
+        t[:] = 0
+        r = np.int64(0)
+        if _play(s, hw, keys, ctx, PASS, attacker, True):  # the null move
+            mv[ix(ply), NULL_FLAG] = 1
+            r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd)
+            mv[ix(ply), NULL_FLAG] = 0
+            popgo(s, hw, keys)
+        widen = r == 0  # no null-move proof: a pass answers the moves outside
+        _read_set(s, ctx, mark, e, z, zone[ix(ply + 1)], target, widen)
+        r = np.int64(1)
+        n = _open_points(s, ctx, mark, e, t, mv, ply, target)
+        while n > 0 and r == 1 and not ctx[C_ABORT]:
+            for i in range(n):
+                m = mv[ix(ply), ix(i)]
+                t[ix(m)] = 1
+                _examine_move(s, ctx, mark, z, m)
+                if not _play(s, hw, keys, ctx, m, attacker, True):
+                    continue  # suicide: decided by the points just examined
+                r = np.int64(0)
+                if s[ix(COLOR + target)] != EMPTY:
+                    r = _safe(
+                        s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd
+                    )
+                elif not _stands(s, m, 3 - attacker):
+                    r = np.int64(1)  # a snapback: decided by the capturing string
+                    _examine(s, z, s[ix(ORIGIN + m)])
+                popgo(s, hw, keys)
+                if r == 0:
+                    break
+                _merge(z, zone[ix(ply + 1)])
+            n = 0
+            if r == 1 and widen:  # the zone is the read set: read its new points
+                _merge(e, z)
+                _close(s, ctx, mark, e, 3 - attacker)
+                n = _open_points(s, ctx, mark, e, t, mv, ply, target)
+        _merge(z, e)  # the zone holds the closed read set
+    else:
+        n = _defences(s, ctx, mark, mv, ply, target)
+        _order(s, mv, ply, n, target, 3 - attacker)
+        d = PASS
+        for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
+            d = mv[ix(ply), ix(i)]
+            if _play(s, hw, keys, ctx, d, 3 - attacker, False):
+                r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, ka)
+                popgo(s, hw, keys)
+                if r == 1 or ctx[C_ABORT]:
+                    break
+        if r == 1:
+            _defended(s, ctx, mark, z, zone[ix(ply + 1)], d, ply)
+    if ctx[C_ABORT]:
+        return np.int64(0)
+    _store(tt, pool, ptag, hw, ctx, target, kind, rem, r, z)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _defended(s, ctx, mark, z, child, d, ply):
+    """A defender node won by ``d``: its zone is the child's and ``d``'s
+    points; at the root ``d`` is the answer."""
+    _copy(z, child)
+    if d != PASS:
+        _examine_move(s, ctx, mark, z, d)
+    if ply == 0:
+        ctx[C_MOVE] = d
+
+
+@njit(cache=True, _nrt=False)
+def _read_set(s, ctx, mark, e, z, child, target, widen):
+    """An attacker node's first read set ``e`` (and zone ``z``): the null
+    move's zone ``child``, or (``widen``) the target and the points next to
+    it; closed (``_close``)."""
+    if widen:
+        e[:] = 0
+        _examine(s, e, s[ix(ORIGIN + target)])
+    else:
+        _copy(e, child)
+    _close(s, ctx, mark, e, 3 - ctx[C_ATTACKER])
+    _copy(z, e)
+
+
+@njit(cache=True, _nrt=False)
+def _leaf(s, ctx, mark, z, target, kind, ply):
+    """1 when the attacker is to move and the target has ``escape``
+    liberties (its zone: the target and the points next to it), 0 when the
+    search must give up (budget spent, no plies left), else -1."""
+    if ctx[C_ABORT]:
+        return np.int64(0)
+    o = s[ix(ORIGIN + target)]
+    if kind == KIND_A and s[ix(NLIB + o)] >= ctx[C_ESCAPE]:
+        _hold(s, ctx, mark, z, o, ctx[C_ESCAPE], PASS)
+        return np.int64(1)
+    if ctx[C_CAP] - ply < 2:
+        return np.int64(0)
+    return np.int64(-1)
+
+
+# -------------------------------------------------------------- roots
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def prove_safe(
+    s,
+    hw,
+    keys,
+    ctx,
+    tt,
+    pool,
+    ptag,
+    zone,
+    ezone,
+    tried,
+    mv,
+    mark,
+    target,
+    kind,
+    escape,
+    cap,
+    max_nodes,
+):
+    """``kind`` KIND_A (the attacker to move) or KIND_D (the owner to move,
+    its move in ctx[C_MOVE], PASS for none): 1 proven safe in the escape
+    game, 0 no proof found, -1 node budget spent.  Iterative deepening: caps
+    of 6, 9, 13 ... plies up to ``cap``, so a short proof is found before a
+    long line spends the budget.  The position is left as it was."""
+    ctx[C_ABORT] = 0
+    ctx[C_MAXNODES] = max_nodes
+    ctx[C_ATTACKER] = 3 - s[ix(COLOR + target)]
+    ctx[C_ROOTSP] = s[H_STACKP]
+    ctx[C_ESCAPE] = escape
+    ctx[C_MOVE] = PASS
+    ctx[C_NODES] = 0
+    top = min(cap, MAX_CAP)
+    step = min(6, top)
+    while True:
+        ctx[C_CAP] = step
+        r = _safe(
+            s,
+            hw,
+            keys,
+            ctx,
+            tt,
+            pool,
+            ptag,
+            zone,
+            ezone,
+            tried,
+            mv,
+            mark,
+            np.int64(target),
+            np.int64(kind),
+        )
+        if ctx[C_ABORT]:
+            return -1
+        if r == 1 or step == top:
+            return r
+        step = min(top, step + step // 2)

@@ -1,0 +1,147 @@
+"""Safety proofs (gogame.kernel.safety, through gogame.core.prover) against
+an exhaustive search of the escape game.
+
+The reference below plays every legal move of both sides: the attacker may
+retake any ko at once and never passes, the defender obeys the ko ban and
+may pass.  The attacker wins when the target is removed and the capture
+stands (the capturing string is not left in atari with the defender allowed
+to take it at once); the defender wins when the target has ``escape``
+liberties with the attacker to move.  A proof of safety is a proof that
+the attacker never wins, so the reference must find no win within any
+ply cap.  Small values of ``escape`` make the zones matter on small boards:
+the proof then stops far short of the whole board.
+"""
+
+import random
+
+import pytest
+
+from gogame.core.prover import Prover
+from gogame.kernel import safety as ks
+from gogame.kernel.layout import EMPTY
+
+from .test_prover import random_position, targets
+
+
+class EscapeGame:
+    """Does the attacker win within a ply cap?  Memoised on (hash, side,
+    plies left)."""
+
+    def __init__(self, pos, target, escape):
+        self.pos = pos
+        self.target = target
+        self.color = pos.color_at(target)
+        self.escape = escape
+        self.points = [(r, c) for r in range(pos.size) for c in range(pos.size)]
+        self.memo = {}
+
+    def attack(self, left):
+        """The attacker to move: a win within ``left`` plies?"""
+        if self.pos.countlib(self.target) >= self.escape or left < 1:
+            return False
+        key = (self.pos.hash, 0, left)
+        if key not in self.memo:
+            self.memo[key] = self._attack(left)
+        return self.memo[key]
+
+    def _attack(self, left):
+        for pt in self.points:
+            if self.pos.color_at(pt) != EMPTY or not self.pos.tryko(pt, 3 - self.color):
+                continue
+            if self.pos.color_at(self.target) != self.color:
+                win = self._stands(pt)
+            else:
+                win = self.defend(left - 1)
+            self.pos.popgo()
+            if win:
+                return True
+        return False
+
+    def _stands(self, pt):
+        libs = self.pos.findlib(pt)
+        if len(libs) == 1 and self.pos.trymove(libs[0], self.color):
+            self.pos.popgo()
+            return False
+        return True
+
+    def defend(self, left):
+        """The defender to move: does every move, a pass too, lose within
+        ``left`` plies?"""
+        if left < 2:
+            return False
+        key = (self.pos.hash, 1, left)
+        if key not in self.memo:
+            self.memo[key] = all(self._loses(pt, left) for pt in self.points + [None])
+        return self.memo[key]
+
+    def _loses(self, pt, left):
+        if pt is not None and self.pos.color_at(pt) != EMPTY:
+            return True
+        if not self.pos.trymove(pt, self.color):
+            return True
+        lost = self.attack(left - 1)
+        self.pos.popgo()
+        return lost
+
+
+def safe(prover, pos, target, kind):
+    """The safety search alone: (proven, the defender's move or None)."""
+    r, _ = prover._safe(pos, pos.string_pos(target, ""), kind, prover.max_nodes)
+    move = int(prover.safety[0][ks.C_MOVE])
+    return r == 1, None if move == 0 else pos.pt(move)
+
+
+def check_random(seed, count, size, escape, cap, density=0.5):
+    """Every safety proof on random positions against the escape game;
+    return how many were proven."""
+    rng = random.Random(seed)
+    prover = Prover(table_mb=1, max_nodes=20_000, escape_libs=escape)
+    proven = 0
+    for _ in range(count):
+        pos = random_position(rng, size, density)
+        for target in targets(pos, escape - 1):
+            game = EscapeGame(pos, target, escape)
+            before = (pos.stackp, pos.hash, pos.snapshot())
+            ok, _ = safe(prover, pos, target, ks.KIND_A)
+            if ok:
+                proven += 1
+                assert not game.attack(cap), (pos.diagram(), target, "attack")
+            ok, move = safe(prover, pos, target, ks.KIND_D)
+            assert (pos.stackp, pos.hash, pos.snapshot()) == before
+            if ok:
+                proven += 1
+                assert pos.trymove(move, pos.color_at(target))
+                lost = game.attack(cap - 1)
+                pos.popgo()
+                assert not lost, (pos.diagram(), target, "defend", move)
+    return proven
+
+
+@pytest.mark.parametrize("size,escape", [(4, 3), (5, 3), (5, 4)])
+def test_safety_proofs_agree_with_the_escape_game(size, escape):
+    assert check_random(seed=size * 10 + escape, count=8, size=size, escape=escape, cap=5) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size,escape,cap", [(4, 3, 7), (5, 3, 6), (5, 4, 6), (6, 4, 5)])
+def test_many_safety_proofs_agree_with_the_escape_game(size, escape, cap):
+    proven = check_random(seed=size * 100 + escape, count=40, size=size, escape=escape, cap=cap)
+    assert proven > 0
+
+
+def test_a_safe_string_is_never_also_proven_captured():
+    """The escape game is no harder for the attacker than any capture the
+    lambda-search proves (its attacker nodes have at most 4 liberties, its
+    captures stand), so no string has both proofs."""
+    rng = random.Random(3)
+    prover = Prover(table_mb=1, max_nodes=20_000)
+    both = checked = 0
+    for _ in range(12):
+        pos = random_position(rng, 6, 0.5)
+        for target in targets(pos, 4):
+            t = pos.string_pos(target, "")
+            captured, _ = prover._captures(pos, t, prover.max_nodes)
+            ok, _ = safe(prover, pos, target, ks.KIND_A)
+            checked += captured is not None or ok
+            both += captured is not None and ok
+    assert checked > 0 and both == 0
