@@ -294,10 +294,7 @@ def _mine_referee(args):
     if args.json:
         print(json.dumps(counts))
     else:
-        print(
-            f"{counts['tried']} unknown attack problems with a named capture, "
-            f"{counts['proven']} proven"
-        )
+        print(f"{counts['tried']} unknown problems asked again, {counts['proven']} proven")
     return 0
 
 

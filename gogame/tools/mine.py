@@ -34,10 +34,11 @@ judged by ``consistent``; a move counts only when it is the proof's move.
 With ``--reask`` (``reask``) gogame's answers are asked again of this
 version's reader instead of read from the index.
 
-``--referee DIR`` (``referee``, ``write_index``) mines nothing either: on
-the ``attack`` problems the prover left unknown, it proves the capturing
-moves gogame and GNU Go name (``prove_named_capture``, which mining also
-calls) and writes the proofs into the index.
+``--referee DIR`` (``referee``, ``reprove``, ``write_index``) mines nothing
+either: it asks the prover again every problem it left unknown (a newer
+prover may prove more), then, for an ``attack`` still unknown, proves the
+capturing moves gogame and GNU Go name (``prove_named_capture``, which
+mining also calls), and writes the proofs into the index.
 """
 
 from __future__ import annotations
@@ -670,32 +671,40 @@ def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> 
     return {"code": code, "move": _vertex(code, move), "nodes": reader.nodes, "seconds": seconds}
 
 
-def _named(e: dict) -> bool:
-    """An unknown ``attack`` problem where an oracle names a capturing move."""
-    unknown = e["proven"]["status"] == "unknown" and e["question"] == "attack"
-    return unknown and any(e[k] and e[k]["code"] and e[k]["move"] for k in ORACLES)
+def reprove(prover: Any, position: Position, entry: dict) -> dict | None:
+    """A proof for a problem the referee left ``unknown``: the prover's own
+    search (captures, the escape game) asked again (``via: "search"``); for
+    an ``attack`` still unknown, the captures the oracles name
+    (``prove_named_capture``).  The ``proven`` record, or None."""
+    pt = parse_gtp(entry["vertex"], position.size)
+    proof = getattr(prover, entry["question"])(position, pt)
+    if proof.proven:
+        record = {"status": "proven", "code": proof.code, "move": _vertex(proof.code, proof.move)}
+        return {**record, "via": "search", "nodes": proof.nodes}
+    if entry["question"] == "attack":
+        return prove_named_capture(prover, position, entry["vertex"], [entry[k] for k in ORACLES])
+    return None
 
 
 def referee(
     index: list[dict], folder: str | os.PathLike, prove_nodes: int = 200_000
 ) -> tuple[list[dict], dict[str, int]]:
-    """The index with every unknown ``attack`` problem whose capture an
-    oracle names (gogame's move first, then GNU Go's) proven where
-    ``prove_named_capture`` proves it, within ``prove_nodes`` a move; and
-    ``{"tried", "proven"}``.  Other problems are unchanged.  ``ReportError``
-    when a problem cannot be set up."""
+    """The index with every ``unknown`` problem proven where ``reprove``
+    proves it, within ``prove_nodes`` a search; and ``{"tried",
+    "proven"}``.  Proven problems are unchanged.  ``ReportError`` when a
+    problem cannot be set up."""
     from ..core.prover import Prover
 
     prover = Prover(max_nodes=prove_nodes)
     out, counts = [], {"tried": 0, "proven": 0}
     for e in index:
-        if _named(e):
+        if e["proven"]["status"] == "unknown":
             try:
                 position = problem_position(folder, e)
             except (OSError, SgfError, ValueError) as err:
                 raise ReportError(f"cannot set up {e['file']}: {_first_line(err)}") from None
             counts["tried"] += 1
-            proof = prove_named_capture(prover, position, e["vertex"], [e[k] for k in ORACLES])
+            proof = reprove(prover, position, e)
             if proof is not None:
                 counts["proven"] += 1
                 e = {**e, "proven": proof}

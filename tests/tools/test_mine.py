@@ -548,21 +548,49 @@ def _corpus(folder):
     ]  # fmt: skip
 
 
-def test_referee_proves_the_named_captures_of_unknown_attacks(tmp_path):
+def test_referee_asks_the_unknown_problems_again(tmp_path):
+    """The prover's search proves the ladder (both unknown attacks, one
+    position); the defence stays unknown; the proven problem is kept."""
     index = _corpus(tmp_path)
     out, counts = mine.referee(index, tmp_path)
-    assert counts == {"tried": 2, "proven": 1}
-    assert out[0]["proven"]["move"] == "E4" and out[0]["proven"]["via"] == "move"
-    assert out[1:] == index[1:]
+    assert counts == {"tried": 3, "proven": 2}
+    for e in out[:2]:
+        assert e["proven"]["code"] == 1 and e["proven"]["via"] == "search"
+        assert e["proven"]["move"] in ("E4", "F5")
+    assert out[0]["proven"]["nodes"] > 0  # the second is the table's answer
+    assert out[2:] == index[2:]
     graded = mine.report(out)["categories"]["all"]
-    assert graded["proven"] == 2 and graded["gnugo_proven_move"] == 1
+    assert graded["proven"] == 3
+
+
+class _NoSearch:
+    """A prover whose own search never proves anything."""
+
+    def __init__(self, prover):
+        self.prove_move = prover.prove_move
+
+    def attack(self, position, vertex):
+        from gogame.core.prover import ProofResult
+
+        return ProofResult("unknown", nodes=1)
+
+    defend = attack
+
+
+def test_reprove_falls_back_to_the_named_captures(tmp_path):
+    index = _corpus(tmp_path)
+    prover, pos = _ladder()
+    got = mine.reprove(_NoSearch(prover), pos, index[0])
+    assert got["via"] == "move" and got["move"] == "E4" and got["code"] == 1
+    assert mine.reprove(_NoSearch(prover), pos, index[1]) is None  # A1 does not work
+    assert mine.reprove(_NoSearch(prover), pos, index[3]) is None  # a defence: no named move
 
 
 def test_cli_referee_writes_the_proofs(tmp_path, capsys):
     index = _corpus(tmp_path)
     (tmp_path / "index.json").write_text(json.dumps(index))
     assert cli.main(["mine", "--referee", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == "2 unknown attack problems with a named capture, 1 proven\n"
+    assert capsys.readouterr().out == "3 unknown problems asked again, 2 proven\n"
     written = mine.load_index(tmp_path)
     assert written == mine.referee(index, tmp_path)[0]
     assert cli.main(["mine", "--referee", str(tmp_path), "--json"]) == 0  # again: one left
