@@ -2,10 +2,10 @@
 
 The lambda-search of ``prover`` proves captures; this module proves the
 other side of the question.  It reads the *escape game*: the attacker moves
-first and wins when it removes the target string with a capture that stands
-(the capturing string is not left in atari for the defender to take at
-once); the defender wins when the target has ``escape`` liberties with the
-attacker to move.  The attacker may retake every ko at once, the defender
+first and wins when it removes the target string -- any removal, also one
+the defender could answer by taking the capturing stones back (stricter
+than the lambda-search's capture that stands); the defender wins when the
+target has ``escape`` liberties with the attacker to move.  The attacker may retake every ko at once, the defender
 obeys the simple ko ban (the prover's ko model 2, the hardest for the
 defender), the attacker never passes in the game, and the defender may.
 With ``escape`` 5 a defender's win is "safe" in GNU Go's tactical sense:
@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .board import legal, libs_after, popgo, push_move
+from .board import libs_after, popgo, push_move
 from .layout import (
     BLACK,
     COLOR,
@@ -289,17 +289,6 @@ def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
 
 
 @njit(cache=True, _nrt=False)
-def _stands(s, m, defender):
-    """After the capture at ``m``: does it stand?  Not when the capturing
-    string is in atari and the defender may take it at once (a snapback;
-    a ko retake is banned for the defender)."""
-    x = s[ix(ORIGIN + m)]
-    if s[ix(NLIB + x)] != 1:
-        return True
-    return not legal(s, s[ix(LIBS + x * MAXLIBS)], defender, False)
-
-
-@njit(cache=True, _nrt=False)
 def _play(s, hw, keys, ctx, pos, color, attacker):
     """The attacker may retake any ko, the defender obeys the ban; a node."""
     if not push_move(s, hw, keys, pos, color, attacker):
@@ -455,14 +444,11 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 _examine_move(s, ctx, mark, z, m)
                 if not _play(s, hw, keys, ctx, m, attacker, True):
                     continue  # suicide: decided by the points just examined
-                r = np.int64(0)
+                r = np.int64(0)  # a removal of the target is the attacker's win
                 if s[ix(COLOR + target)] != EMPTY:
                     r = _safe(
                         s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd
                     )
-                elif not _stands(s, m, 3 - attacker):
-                    r = np.int64(1)  # a snapback: decided by the capturing string
-                    _examine(s, z, s[ix(ORIGIN + m)])
                 popgo(s, hw, keys)
                 if r == 0:
                     break

@@ -3,10 +3,10 @@ an exhaustive search of the escape game.
 
 The reference below plays every legal move of both sides: the attacker may
 retake any ko at once and never passes, the defender obeys the ko ban and
-may pass.  The attacker wins when the target is removed and the capture
-stands (the capturing string is not left in atari with the defender allowed
-to take it at once); the defender wins when the target has ``escape``
-liberties with the attacker to move.  A proof of safety is a proof that
+may pass.  The attacker wins when the target is removed (any removal,
+even one the defender could answer by taking the capturing stones back);
+the defender wins when the target has ``escape`` liberties with the
+attacker to move.  A proof of safety is a proof that
 the attacker never wins, so the reference must find no win within any
 ply cap.  Small values of ``escape`` make the zones matter on small boards:
 the proof then stops far short of the whole board.
@@ -49,20 +49,13 @@ class EscapeGame:
             if self.pos.color_at(pt) != EMPTY or not self.pos.tryko(pt, 3 - self.color):
                 continue
             if self.pos.color_at(self.target) != self.color:
-                win = self._stands(pt)
+                win = True  # any removal
             else:
                 win = self.defend(left - 1)
             self.pos.popgo()
             if win:
                 return True
         return False
-
-    def _stands(self, pt):
-        libs = self.pos.findlib(pt)
-        if len(libs) == 1 and self.pos.trymove(libs[0], self.color):
-            self.pos.popgo()
-            return False
-        return True
 
     def defend(self, left):
         """The defender to move: does every move, a pass too, lose within
