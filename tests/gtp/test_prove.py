@@ -75,3 +75,26 @@ def test_an_unknown_attack_is_proven_by_the_reader_s_move(monkeypatch):
     assert ok(e, "gogame-prove attack E5 1") == "unknown"  # one node a try: no proof
     assert ok(e, "gogame-prove attack E5") == f"proven 1 {reader_move}"
     assert state(e) == before
+
+
+# White's C2 has one liberty, C3, next to a long white string
+CONNECT = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . O O O O . .
+    . X . X . . .
+    . X O X . . .
+    . . X . . . ."""
+
+
+def test_prove_answers_a_safety_proof():
+    """The escape game through GTP: a saving move, and after it no capture."""
+    e = setup_board(CONNECT)
+    before = state(e)
+    assert ok(e, "gogame-prove defend C2") == "proven 1 C3"
+    assert state(e) == before
+    ok(e, "trymove white C3")
+    assert ok(e, "gogame-prove attack C2") == "proven 0"
+    ok(e, "popgo")
+    assert state(e) == before
