@@ -16,10 +16,12 @@ Codes (GNU Go's numbers, defined by the model each is proven under):
   attacker to move; ``kernel.safety``).  The code given is the strongest
   one proven; a weaker one is not proven false.
 * ``defend`` (owner to move): 1 -- a move (or none, PASS) after which the
-  string is pass-alive or safe in the escape game; 0 -- every legal move, a
+  string is pass-alive or safe in the escape game; 2 -- safe in it when
+  neither side may retake a ko at once; 3 -- safe when the owner may
+  retake any ko at once and the attacker may not; 0 -- every legal move, a
   pass included, loses the string even if the owner may retake any ko at
   once (``model`` 0; with ``model`` 1 when neither side may, 2 when only
-  the attacker may).
+  the attacker may).  As for ``attack``, the code is the strongest proven.
 
 The position is unchanged after every call (the kernel plays through
 trymove/popgo); the table (``table_mb``) belongs to the prover alone and is
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
 PROVEN, UNKNOWN = "proven", "unknown"
 # the ko models, in the order their codes are tried by attack
 ATTACK_MODELS = ((0, 1), (1, 2), (2, 3))
+# the escape game's ko models for defend, in the order their codes are tried
+SAFE_MODELS = ((2, 1), (1, 2), (0, 3))
 ENTRY_BYTES = 24
 
 
@@ -217,7 +221,7 @@ class Prover:
         if best is not None:
             best.nodes = nodes
             return best
-        r, spent = self._safe(position, target, ks.KIND_A, max(budget - nodes, 1))
+        r, spent = self._safe(position, target, ks.KIND_A, max(budget - nodes, 1), 2)
         if r == 1:
             return ProofResult(PROVEN, 0, nodes=nodes + spent)
         return ProofResult(UNKNOWN, nodes=nodes + spent)
@@ -258,11 +262,9 @@ class Prover:
         if move >= 0:
             pt = position.pt(move)
             return ProofResult(PROVEN, 1, pt, line=[pt])
-        r, spent = self._safe(position, target, ks.KIND_D, budget // 2) if safety else (0, 0)
-        if r == 1:
-            move = int(self.safety[0][ks.C_MOVE])
-            pt = None if move == kp.PASS else position.pt(move)
-            return ProofResult(PROVEN, 1, pt, spent, [pt] if pt else [])
+        saved, spent = self._saving(position, target, budget // 2) if safety else (None, 0)
+        if saved is not None:
+            return saved
         r = kp.prove_lost(*self._search_args(position, target, model), budget - spent)
         nodes = spent + int(self.ctx[kp.C_NODES])
         if r == 1:
@@ -271,9 +273,24 @@ class Prover:
             return result
         return ProofResult(UNKNOWN, nodes=nodes)
 
-    def _safe(self, position, target, kind, budget):
-        """The escape game (``kernel.safety``): (1 proven safe, 0 or -1;
-        nodes spent)."""
+    def _saving(self, position, target, budget):
+        """The escape game with the owner to move, ko model 2, then 1, then
+        0 (codes 1, 2, 3), sharing ``budget``: (the proof or None, nodes)."""
+        spent = 0
+        for model, code in SAFE_MODELS:
+            r, nodes = self._safe(position, target, ks.KIND_D, budget - spent, model)
+            spent += nodes
+            if r == 1:
+                move = int(self.safety[0][ks.C_MOVE])
+                pt = None if move == kp.PASS else position.pt(move)
+                return ProofResult(PROVEN, code, pt, spent, [pt] if pt else []), spent
+            if r < 0 or spent >= budget:
+                break
+        return None, spent
+
+    def _safe(self, position, target, kind, budget, model):
+        """The escape game (``kernel.safety``) under ko ``model``: (1 proven
+        safe, 0 or -1; nodes spent)."""
         r = ks.prove_safe(
             position.s,
             position.hw,
@@ -282,6 +299,7 @@ class Prover:
             target,
             kind,
             self.escape_libs,
+            model,
             self.max_depth,
             budget,
         )

@@ -5,15 +5,17 @@ other side of the question.  It reads the *escape game*: the attacker moves
 first and wins when it removes the target string -- any removal, also one
 the defender could answer by taking the capturing stones back (stricter
 than the lambda-search's capture that stands); the defender wins when the
-target has ``escape`` liberties with the attacker to move.  The attacker may retake every ko at once, the defender
-obeys the simple ko ban (the prover's ko model 2, the hardest for the
-defender), the attacker never passes in the game, and the defender may.
+target has ``escape`` liberties with the attacker to move.  Ko follows the
+prover's models (``C_MODEL``): 2, the attacker may retake every ko at once
+and the defender obeys the simple ko ban (the hardest for the defender);
+1, both obey it; 0, only the defender may retake at once.  The attacker
+never passes in the game, and the defender may.
 With ``escape`` 5 a defender's win is "safe" in GNU Go's tactical sense:
 its ``attack`` reads strings of at most four liberties.
 
 A proof cannot play the attacker's every move on 19x19.  Each defender win
 carries a *zone*: points such that every position that agrees with this one
-on the zone (same side to move, same ko ban for the defender) is a defender
+on the zone (same side to move, same ko ban) is a defender
 win too.  The zone holds what the proof looked at:
 
 * a leaf: the target's stones and ``escape`` of its liberties;
@@ -32,7 +34,8 @@ defender stone in ``E``, so after ``y`` and ``d`` the position agrees with
 the null move's on its zone.  With no null-move proof the node reads every
 empty point of its own zone, closed, widening until none is new, and a
 move outside it is answered by a pass (the position then agrees with this
-one on the zone).  A proof is a finite tree; past ``C_CAP`` plies or
+one on the zone; so this fallback gives up where the attacker is under a
+ko ban the pass would lift).  A proof is a finite tree; past ``C_CAP`` plies or
 ``C_MAXNODES`` nodes the search gives up (no proof, never a false one).
 The defender's tries are a heuristic set: a smaller set loses proofs,
 never makes a false one.
@@ -53,6 +56,7 @@ from .layout import (
     BLACK,
     COLOR,
     EMPTY,
+    H_KO,
     H_STACKP,
     H_W,
     LIBS,
@@ -78,6 +82,7 @@ C_MOVE = 7  # the root defender's proving move
 C_MARKGEN = 8
 C_POOL = 9  # next zone slot of the ring
 C_LGEN = 10  # mark generation of _hold's liberties
+C_MODEL = 11  # ko: 2 the attacker may retake at once, 1 neither, 0 the defender
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -245,7 +250,7 @@ def _mix(q):
 
 @njit(cache=True, _nrt=False)
 def _keys(hw, ctx, target, kind):
-    q = kind | (ctx[C_ESCAPE] << 4) | (target << 8) | (ctx[C_ATTACKER] << 24)
+    q = kind | (ctx[C_ESCAPE] << 4) | (target << 8) | (ctx[C_MODEL] << 20) | (ctx[C_ATTACKER] << 24)
     return hw[0] ^ _mix(q), hw[1] ^ _mix(q + (1 << 30))
 
 
@@ -290,8 +295,9 @@ def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
 
 @njit(cache=True, _nrt=False)
 def _play(s, hw, keys, ctx, pos, color, attacker):
-    """The attacker may retake any ko, the defender obeys the ban; a node."""
-    if not push_move(s, hw, keys, pos, color, attacker):
+    """Play under the ko model (``C_MODEL``); count a node."""
+    model = ctx[C_MODEL]
+    if not push_move(s, hw, keys, pos, color, model == 2 if attacker else model == 0):
         return False
     ctx[C_NODES] += 1
     if ctx[C_NODES] > ctx[C_MAXNODES]:
@@ -435,7 +441,8 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
             popgo(s, hw, keys)
         widen = r == 0  # no null-move proof: a pass answers the moves outside
         _read_set(s, ctx, mark, e, z, zone[ix(ply + 1)], target, widen)
-        r = np.int64(1)
+        # a pass would lift a ko ban on the attacker, which the proof relies on
+        r = np.int64(0 if widen and ctx[C_MODEL] != 2 and s[H_KO] != PASS else 1)
         n = _open_points(s, ctx, mark, e, t, mv, ply, target)
         while n > 0 and r == 1 and not ctx[C_ABORT]:
             for i in range(n):
@@ -539,12 +546,15 @@ def prove_safe(
     target,
     kind,
     escape,
+    model,
     cap,
     max_nodes,
 ):
     """``kind`` KIND_A (the attacker to move) or KIND_D (the owner to move,
     its move in ctx[C_MOVE], PASS for none): 1 proven safe in the escape
-    game, 0 no proof found, -1 node budget spent.  Iterative deepening: caps
+    game under ko ``model`` (2: the attacker may retake every ko at once,
+    1: neither side may, 0: the defender may), 0 no proof found, -1 node
+    budget spent.  Iterative deepening: caps
     of 6, 9, 13 ... plies up to ``cap``, so a short proof is found before a
     long line spends the budget.  The position is left as it was."""
     ctx[C_ABORT] = 0
@@ -552,6 +562,7 @@ def prove_safe(
     ctx[C_ATTACKER] = 3 - s[ix(COLOR + target)]
     ctx[C_ROOTSP] = s[H_STACKP]
     ctx[C_ESCAPE] = escape
+    ctx[C_MODEL] = model
     ctx[C_MOVE] = PASS
     ctx[C_NODES] = 0
     top = min(cap, MAX_CAP)

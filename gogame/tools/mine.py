@@ -112,13 +112,11 @@ def parse_answer(text: str) -> dict[str, Any]:
 
 
 def consistent(question: str, proven: int, code: int) -> bool:
-    """Whether an answer ``code`` (0..3) agrees with a proven code.  attack:
-    proven 0 (never captured) wants 0; proven c > 0 (captures under c's
-    model; a stronger code is not ruled out) wants 1..c.  defend: proven 1
-    (a move makes it pass-alive) wants 1, proven 0 (lost) wants 0."""
-    if question == "attack":
-        return code == 0 if proven == 0 else 0 < code <= proven
-    return code == proven
+    """Whether an answer ``code`` (0..3) agrees with a proven code, for
+    either ``question``: proven 0 (never captured; or lost) wants 0; proven
+    c > 0 (captured, or saved, under c's ko model; a stronger code is not
+    ruled out) wants 1..c."""
+    return code == 0 if proven == 0 else 0 < code <= proven
 
 
 def judge(
