@@ -119,17 +119,21 @@ def _ply(s, ctx):
 
 
 @njit(cache=True, _nrt=False)
-def _new_gen(ctx, mark):
-    g = ctx[C_MARKGEN] + 1
+def new_gen(ctx, mark, field=C_MARKGEN):
+    """A fresh generation for the scratch ``mark`` array, counted in
+    ``ctx[field]`` (the array is cleared when the count would overflow)."""
+    g = ctx[ix(field)] + 1
     if g > 1 << 60:
         mark[:] = 0
         g = 1
-    ctx[C_MARKGEN] = g
+    ctx[ix(field)] = g
     return g
 
 
 @njit(cache=True, _nrt=False)
-def _mix(q):
+def mix(q):
+    """A 64-bit mix of a question's number (splitmix64's finaliser), XORed
+    into the hash words to key a table entry."""
     x = np.uint64(q) * np.uint64(0x9E3779B97F4A7C15)
     x ^= x >> np.uint64(31)
     x *= np.uint64(0xBF58476D1CE4E5B9)
@@ -140,7 +144,7 @@ def _mix(q):
 @njit(cache=True, _nrt=False)
 def _keys(hw, ctx, target, order, kind):
     q = order | (kind << 4) | (ctx[C_MODEL] << 6) | (target << 8) | (ctx[C_ATTACKER] << 24)
-    return hw[0] ^ _mix(q), hw[1] ^ _mix(q + (1 << 30))
+    return hw[0] ^ mix(q), hw[1] ^ mix(q + (1 << 30))
 
 
 @njit(cache=True, _nrt=False)
@@ -172,7 +176,7 @@ def _store(tt, hw, ctx, target, order, kind, rem, result, move):
 
 
 @njit(cache=True, _nrt=False)
-def _play(s, hw, keys, ctx, pos, color, attacker):
+def play_node(s, hw, keys, ctx, pos, color, attacker):
     """Play for the attacker or the defender under the model; count a node."""
     if not push_move(s, hw, keys, pos, color, _free(ctx, attacker)):
         return False
@@ -203,7 +207,9 @@ def _capture_point(s, hw, keys, ctx, target):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add(s, mv, ply, n, p, mark, g):
+def add_empty(s, mv, ply, n, p, mark, g):
+    """Append ``p`` to the candidate row ``mv[ply]`` (``n`` so far) if it is
+    empty and not marked ``g`` yet; the new count."""
     if s[ix(COLOR + p)] == EMPTY and mark[ix(p)] != g:
         mark[ix(p)] = g
         mv[ix(ply), ix(n)] = p
@@ -232,12 +238,12 @@ def _candidates(s, ctx, mv, mark, ply, target, order):
     liberties of attacker strings of at most two liberties next to the
     target, with the captures of defender strings in atari next to those."""
     w = s[H_W]
-    g = _new_gen(ctx, mark)
+    g = new_gen(ctx, mark)
     o = s[ix(ORIGIN + target)]
     nl = s[ix(NLIB + o)]
     n = 0
     for k in range(nl):
-        n = _add(s, mv, ply, n, s[ix(LIBS + o * MAXLIBS + k)], mark, g)
+        n = add_empty(s, mv, ply, n, s[ix(LIBS + o * MAXLIBS + k)], mark, g)
     if order < 2:
         return n
     for k in range(nl):
@@ -246,7 +252,7 @@ def _candidates(s, ctx, mv, mark, ply, target, order):
             for dc in range(abs(dr) - 2, 3 - abs(dr)):
                 p = lib + dr * w + dc
                 if 0 < p < MAXPOS:
-                    n = _add(s, mv, ply, n, p, mark, g)
+                    n = add_empty(s, mv, ply, n, p, mark, g)
     attacker = ctx[C_ATTACKER]
     p = o
     while True:
@@ -265,13 +271,13 @@ def _weak_string_moves(s, mv, mark, g, ply, n, x):
     defender strings in atari next to it."""
     w = s[H_W]
     for k in range(s[ix(NLIB + x)]):
-        n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+        n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
     other = 3 - s[ix(COLOR + x)]
     p = x
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
             if s[ix(COLOR + q)] == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
-                n = _add(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
+                n = add_empty(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
         p = s[ix(NEXT + p)]
         if p == x:
             break
@@ -289,21 +295,21 @@ def _order1_replies(s, ctx, mv, mark, ply, target):
     the string the capture makes and its liberties, so whether it stands).  Every other move
     leaves the same capture on: see the module notes."""
     w = s[H_W]
-    g = _new_gen(ctx, mark)
+    g = new_gen(ctx, mark)
     o = s[ix(ORIGIN + target)]
     lib = s[ix(LIBS + o * MAXLIBS)]
-    n = _add(s, mv, ply, 0, lib, mark, g)
+    n = add_empty(s, mv, ply, 0, lib, mark, g)
     attacker = ctx[C_ATTACKER]
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
             if s[ix(COLOR + q)] == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
-                n = _add(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
+                n = add_empty(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
         p = s[ix(NEXT + p)]
         if p == o:
             break
     for q in (lib - 1, lib + 1, lib - w, lib + w):
-        n = _add(s, mv, ply, n, q, mark, g)
+        n = add_empty(s, mv, ply, n, q, mark, g)
         if s[ix(COLOR + q)] == 3 - attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
             # another string the capture would take: moves that rescue it
             n = _weak_string_moves(s, mv, mark, g, ply, n, s[ix(ORIGIN + q)])
@@ -312,7 +318,7 @@ def _order1_replies(s, ctx, mv, mark, ply, target):
             if s[ix(NLIB + x)] > MAXLIBS:
                 return _all_moves(s, mv, ply)
             for k in range(s[ix(NLIB + x)]):
-                n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+                n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
     return n
 
 
@@ -370,13 +376,13 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
         hardest = np.int64(-1)  # the line: the hardest move of the last pass
         for i in range(count):
             m = mv[ix(ply), ix(i)]
-            if not _play(s, hw, keys, ctx, m, color, kind == KIND_A):
+            if not play_node(s, hw, keys, ctx, m, color, kind == KIND_A):
                 continue
             before = ctx[C_NODES]
             r = np.int64(0)
             if kind != KIND_A:
                 r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(k), ka)
-            elif s[ix(COLOR + target)] != EMPTY and _play(
+            elif s[ix(COLOR + target)] != EMPTY and play_node(
                 s, hw, keys, ctx, PASS, 3 - attacker, False
             ):
                 # a threat: after a pass, an order n - 1 win (a ko capture that order
@@ -545,7 +551,7 @@ def _drop_blocks(s, ctx, mark, sc, color):
             b = (row + 1) * w + col + 1
             if s[ix(COLOR + b)] != color or s[ix(ORIGIN + b)] != b or alive[ix(b)] == 0:
                 continue
-            g = _new_gen(ctx, mark)
+            g = new_gen(ctx, mark)
             vital = 0
             p = b
             while vital < 2:

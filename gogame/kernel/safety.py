@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .board import libs_after, popgo, push_move
+from .board import libs_after, popgo
 from .layout import (
     BLACK,
     COLOR,
@@ -69,20 +69,26 @@ from .layout import (
     WHITE,
     ix,
 )
+from .prover import (
+    C_ABORT,
+    C_ATTACKER,
+    C_CAP,
+    C_MAXNODES,
+    C_MODEL,
+    C_NODES,
+    C_ROOTSP,
+    add_empty,
+    mix,
+    new_gen,
+    play_node,
+)
 
-# ctx fields
-C_NODES = 0
-C_MAXNODES = 1
-C_ABORT = 2
-C_ATTACKER = 3
-C_ROOTSP = 4
-C_CAP = 5
-C_ESCAPE = 6
-C_MOVE = 7  # the root defender's proving move
-C_MARKGEN = 8
-C_POOL = 9  # next zone slot of the ring
-C_LGEN = 10  # mark generation of _hold's liberties
-C_MODEL = 11  # ko: 2 the attacker may retake at once, 1 neither, 0 the defender
+# ctx fields: the prover's first eight (nodes, budget, abort, ko model,
+# attacker, root stackp, ply cap, mark generation), then these
+C_ESCAPE = 8
+C_MOVE = 9  # the root defender's proving move
+C_POOL = 10  # next zone slot of the ring
+C_LGEN = 11  # mark generation of _hold's liberties (mark[1])
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -97,7 +103,8 @@ def new_context(entries, slots):
     """ctx, the table (``entries`` a power of two), the zone ring
     (``slots`` zones and their tags), node zones and null-move zones per
     ply,
-    candidate rows and a scratch mark array."""
+    candidate rows and two scratch mark rows (candidates; ``_hold``'s
+    liberties)."""
     ctx = np.zeros(CTX_LEN, np.int64)
     tt = np.zeros((entries, 3), np.uint64)
     pool = np.zeros((slots, MAXPOS), np.uint8)
@@ -106,7 +113,7 @@ def new_context(entries, slots):
     ezone = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
     tried = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
     mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
-    mark = np.zeros(2 * MAXPOS, np.int64)
+    mark = np.zeros((2, MAXPOS), np.int64)
     return ctx, tt, pool, ptag, zone, ezone, tried, mv, mark
 
 
@@ -135,21 +142,22 @@ def _hold(s, ctx, mark, z, o, k, skip):
     already there: then in every position that agrees on the zone the
     string holds these stones and has at least those liberties."""
     w = s[H_W]
-    g = _new_lgen(ctx, mark)
+    lmark = mark[1]
+    g = new_gen(ctx, lmark, C_LGEN)
     have = 0
     p = o
     while True:  # the stones, and the liberties the zone has already
         z[ix(p)] = 1
         for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == EMPTY and q != skip and mark[ix(MAXPOS + q)] != g:
-                mark[ix(MAXPOS + q)] = g
+            if s[ix(COLOR + q)] == EMPTY and q != skip and lmark[ix(q)] != g:
+                lmark[ix(q)] = g
                 if z[ix(q)]:
                     have += 1
         p = s[ix(NEXT + p)]
         if p == o:
             break
     while have < k:  # more liberties, until k or none is left
-        q = _free_liberty(s, mark, g, z, o)
+        q = _free_liberty(s, lmark, g, z, o)
         if q < 0:
             break
         z[ix(q)] = 1
@@ -157,13 +165,13 @@ def _hold(s, ctx, mark, z, o, k, skip):
 
 
 @njit(cache=True, _nrt=False)
-def _free_liberty(s, mark, g, z, o):
+def _free_liberty(s, lmark, g, z, o):
     """A liberty of ``o`` (marked ``g`` by ``_hold``) not in the zone, or -1."""
     w = s[H_W]
     p = o
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
-            if mark[ix(MAXPOS + q)] == g and not z[ix(q)]:
+            if lmark[ix(q)] == g and not z[ix(q)]:
                 return q
         p = s[ix(NEXT + p)]
         if p == o:
@@ -190,36 +198,17 @@ def _examine_move(s, ctx, mark, z, m):
 
 
 @njit(cache=True, _nrt=False)
-def _new_gen(ctx, mark):
-    g = ctx[C_MARKGEN] + 1
-    if g > 1 << 60:
-        mark[:MAXPOS] = 0
-        g = 1
-    ctx[C_MARKGEN] = g
-    return g
-
-
-@njit(cache=True, _nrt=False)
-def _new_lgen(ctx, mark):
-    g = ctx[C_LGEN] + 1
-    if g > 1 << 60:
-        mark[MAXPOS:] = 0
-        g = 1
-    ctx[C_LGEN] = g
-    return g
-
-
-@njit(cache=True, _nrt=False)
 def _close(s, ctx, mark, z, defender):
     """Each defender stone in the zone brings its string's stones and one
     liberty: no attacker move outside the zone can then capture it."""
-    g = _new_gen(ctx, mark)
+    seen = mark[0]
+    g = new_gen(ctx, seen)
     w = s[H_W]
     for p in range(w + 1, MAXPOS - w):
         if z[ix(p)] and s[ix(COLOR + p)] == defender:
             o = s[ix(ORIGIN + p)]
-            if mark[ix(o)] != g:
-                mark[ix(o)] = g
+            if seen[ix(o)] != g:
+                seen[ix(o)] = g
                 _hold(s, ctx, mark, z, o, 1, PASS)
 
 
@@ -240,18 +229,9 @@ def _copy(z, other):
 
 
 @njit(cache=True, _nrt=False)
-def _mix(q):
-    x = np.uint64(q) * np.uint64(0x9E3779B97F4A7C15)
-    x ^= x >> np.uint64(31)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(29)
-    return x
-
-
-@njit(cache=True, _nrt=False)
 def _keys(hw, ctx, target, kind):
     q = kind | (ctx[C_ESCAPE] << 4) | (target << 8) | (ctx[C_MODEL] << 20) | (ctx[C_ATTACKER] << 24)
-    return hw[0] ^ _mix(q), hw[1] ^ _mix(q + (1 << 30))
+    return hw[0] ^ mix(q), hw[1] ^ mix(q + (1 << 30))
 
 
 @njit(cache=True, _nrt=False)
@@ -294,31 +274,10 @@ def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
 
 
 @njit(cache=True, _nrt=False)
-def _play(s, hw, keys, ctx, pos, color, attacker):
-    """Play under the ko model (``C_MODEL``); count a node."""
-    model = ctx[C_MODEL]
-    if not push_move(s, hw, keys, pos, color, model == 2 if attacker else model == 0):
-        return False
-    ctx[C_NODES] += 1
-    if ctx[C_NODES] > ctx[C_MAXNODES]:
-        ctx[C_ABORT] = 1
-    return True
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _add(s, mv, ply, n, p, mark, g):
-    if s[ix(COLOR + p)] == EMPTY and mark[ix(p)] != g:
-        mark[ix(p)] = g
-        mv[ix(ply), ix(n)] = p
-        return n + 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
 def _open_points(s, ctx, mark, e, tried, mv, ply, target):
     """The empty points of ``e`` not tried yet, the target's liberties
     first (the likeliest captures refute the node soonest)."""
-    g = _new_gen(ctx, mark)
+    g = new_gen(ctx, mark[0])
     w = s[H_W]
     o = s[ix(ORIGIN + target)]
     n = 0
@@ -326,13 +285,13 @@ def _open_points(s, ctx, mark, e, tried, mv, ply, target):
     while True:
         for q in (p - 1, p + 1, p - w, p + w):
             if e[ix(q)] and not tried[ix(q)]:
-                n = _add(s, mv, ply, n, q, mark, g)
+                n = add_empty(s, mv, ply, n, q, mark[0], g)
         p = s[ix(NEXT + p)]
         if p == o:
             break
     for p in range(w + 1, MAXPOS - w):
         if e[ix(p)] and not tried[ix(p)]:
-            n = _add(s, mv, ply, n, p, mark, g)
+            n = add_empty(s, mv, ply, n, p, mark[0], g)
     return n
 
 
@@ -343,7 +302,7 @@ def _defences(s, ctx, mark, mv, ply, target):
     attacker strings of two, then three liberties next to it, the points
     next to its liberties; at the root every other empty point too; the
     pass last, but not after a null move."""
-    g = _new_gen(ctx, mark)
+    g = new_gen(ctx, mark[0])
     w = s[H_W]
     attacker = ctx[C_ATTACKER]
     o = s[ix(ORIGIN + target)]
@@ -354,21 +313,21 @@ def _defences(s, ctx, mark, mv, ply, target):
             for q in (p - 1, p + 1, p - w, p + w):
                 c = s[ix(COLOR + q)]
                 if want == 0 and c == EMPTY:
-                    n = _add(s, mv, ply, n, q, mark, g)
+                    n = add_empty(s, mv, ply, n, q, mark[0], g)
                 elif want > 0 and c == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == want:
                     x = s[ix(ORIGIN + q)]
                     for k in range(want):
-                        n = _add(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+                        n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark[0], g)
             p = s[ix(NEXT + p)]
             if p == o:
                 break
     for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = s[ix(LIBS + o * MAXLIBS + k)]
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            n = _add(s, mv, ply, n, q, mark, g)
+            n = add_empty(s, mv, ply, n, q, mark[0], g)
     if ply == 0:
         for p in range(w + 1, MAXPOS - w):
-            n = _add(s, mv, ply, n, p, mark, g)
+            n = add_empty(s, mv, ply, n, p, mark[0], g)
     if ply > 0 and mv[ix(ply - 1), NULL_FLAG]:
         return n  # after a null move a pass would give the attacker's node back
     mv[ix(ply), ix(n)] = PASS
@@ -434,7 +393,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
         e, t = ezone[ix(ply)], tried[ix(ply)]
         t[:] = 0
         r = np.int64(0)
-        if _play(s, hw, keys, ctx, PASS, attacker, True):  # the null move
+        if play_node(s, hw, keys, ctx, PASS, attacker, True):  # the null move
             mv[ix(ply), NULL_FLAG] = 1
             r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd)
             mv[ix(ply), NULL_FLAG] = 0
@@ -449,7 +408,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 m = mv[ix(ply), ix(i)]
                 t[ix(m)] = 1
                 _examine_move(s, ctx, mark, z, m)
-                if not _play(s, hw, keys, ctx, m, attacker, True):
+                if not play_node(s, hw, keys, ctx, m, attacker, True):
                     continue  # suicide: decided by the points just examined
                 r = np.int64(0)  # a removal of the target is the attacker's win
                 if s[ix(COLOR + target)] != EMPTY:
@@ -472,7 +431,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
         d = PASS
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
-            if _play(s, hw, keys, ctx, d, 3 - attacker, False):
+            if play_node(s, hw, keys, ctx, d, 3 - attacker, False):
                 r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, ka)
                 popgo(s, hw, keys)
                 if r == 1 or ctx[C_ABORT]:

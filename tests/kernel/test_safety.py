@@ -19,69 +19,26 @@ import pytest
 
 from gogame.core.prover import Prover
 from gogame.kernel import safety as ks
-from gogame.kernel.layout import EMPTY
 
-from .test_prover import random_position, targets
+from .test_prover import Exhaustive, random_position, targets
 
 
-class EscapeGame:
-    """Does the attacker win within a ply cap?  Memoised on (hash, side,
-    plies left)."""
+class EscapeGame(Exhaustive):
+    """``Exhaustive`` (every legal move, the same ko models, a ply cap) with
+    the escape game's ends: any removal of the target wins for the attacker,
+    ``escape`` liberties with the attacker to move for the defender."""
 
     def __init__(self, pos, target, escape, model=2):
-        self.pos = pos
-        self.model = model
-        self.target = target
-        self.color = pos.color_at(target)
+        super().__init__(pos, target, model)
         self.escape = escape
-        self.points = [(r, c) for r in range(pos.size) for c in range(pos.size)]
-        self.memo = {}
 
     def attack(self, left):
-        """The attacker to move: a win within ``left`` plies?"""
-        if self.pos.countlib(self.target) >= self.escape or left < 1:
+        if self.pos.countlib(self.target) >= self.escape:
             return False
-        key = (self.pos.hash, 0, left)
-        if key not in self.memo:
-            self.memo[key] = self._attack(left)
-        return self.memo[key]
+        return super().attack(left)
 
-    def _attack(self, left):
-        for pt in self.points:
-            if self.pos.color_at(pt) != EMPTY or not self._play(pt, True):
-                continue
-            if self.pos.color_at(self.target) != self.color:
-                win = True  # any removal
-            else:
-                win = self.defend(left - 1)
-            self.pos.popgo()
-            if win:
-                return True
-        return False
-
-    def _play(self, pt, attacker):
-        free = self.model == 2 if attacker else self.model == 0
-        color = 3 - self.color if attacker else self.color
-        return self.pos.tryko(pt, color) if free else self.pos.trymove(pt, color)
-
-    def defend(self, left):
-        """The defender to move: does every move, a pass too, lose within
-        ``left`` plies?"""
-        if left < 2:
-            return False
-        key = (self.pos.hash, 1, left)
-        if key not in self.memo:
-            self.memo[key] = all(self._loses(pt, left) for pt in self.points + [None])
-        return self.memo[key]
-
-    def _loses(self, pt, left):
-        if pt is not None and self.pos.color_at(pt) != EMPTY:
-            return True
-        if not self._play(pt, False):
-            return True
-        lost = self.attack(left - 1)
-        self.pos.popgo()
-        return lost
+    def after_attack(self, move, left):
+        return self.captured() or self.defend(left)
 
 
 def safe(prover, pos, target, kind, model=2):
