@@ -177,6 +177,52 @@ class Prover:
             position.popgo()
         return ProofResult(UNKNOWN, nodes=nodes, seconds=time.perf_counter() - start)
 
+    def prove_defence(
+        self,
+        position: Position,
+        vertex: Vertex,
+        move: Vertex | None,
+        claimed: int = 3,
+        max_nodes: int | None = None,
+    ) -> ProofResult:
+        """Does the owner's ``move`` (None: a pass) save the string at
+        ``vertex``?  A check of a defence named elsewhere, for a string the
+        search of ``defend`` leaves unknown: its root tries every move, so a
+        named one may come after the budget is spent.  The move is played,
+        then the escape game is read with the attacker to move under ko
+        model 2, 1, then 0 (codes 1, 2, 3; up to ``claimed``), ``max_nodes``
+        each; pass-alive after the move is code 1.  Under model 0 the move
+        may retake a ko.  Proven: the code, the move (None for a pass) and
+        the line [move].  ``unknown`` otherwise, also when the move is
+        illegal; ``nodes`` counts every try; the position is left as it was."""
+        position.string_pos(vertex, "vertex must not be empty")
+        if claimed not in (1, 2, 3):
+            raise ValueError("claimed must be 1, 2 or 3")
+        budget = self.max_nodes if max_nodes is None else int(max_nodes)
+        if budget < 1:
+            raise ValueError("max_nodes must be positive")
+        owner = position.color_at(vertex)
+        nodes, start = 0, time.perf_counter()
+        for model, code in SAFE_MODELS[:claimed]:
+            played = move is not None
+            if played and not (position.tryko if model == 0 else position.trymove)(move, owner):
+                continue
+            try:
+                target = position.string_pos(vertex)
+                if self._alive(position, target):
+                    r, spent = 1, 0
+                else:
+                    r, spent = self._safe(position, target, ks.KIND_A, budget, model)
+            finally:
+                if played:
+                    position.popgo()
+            nodes += spent
+            if r == 1:
+                pt = None if move is None else position.pt(position.pos(move))
+                line = [pt] if pt else []
+                return ProofResult(PROVEN, code, pt, nodes, line, time.perf_counter() - start)
+        return ProofResult(UNKNOWN, nodes=nodes, seconds=time.perf_counter() - start)
+
     def _ask(self, position, vertex, max_nodes, how):
         target = position.string_pos(vertex, "vertex must not be empty")
         budget = self.max_nodes if max_nodes is None else int(max_nodes)

@@ -2,9 +2,10 @@
 
 * ``gogame-prove attack|defend VERTEX [MAXNODES]`` answers ``proven CODE``
   (then the move, ``PASS`` for a success that needs none) or ``unknown``;
-  the codes are those of ``core/prover.py`` (docs/prover.md).  An
-  ``attack`` the search leaves unknown is proven when the capture gogame's
-  reader names is (``Prover.prove_move``, MAXNODES a try);
+  the codes are those of ``core/prover.py`` (docs/prover.md).  A question
+  the search leaves unknown is proven when the move gogame's reader names
+  is (``Prover.prove_move`` for a capture, ``Prover.prove_defence`` for a
+  saving move; MAXNODES a try);
 * ``gogame-gfx_prove_attack %p`` / ``gogame-gfx_prove_defend %p`` (GoGui
   ``gfx``): the proof's principal line as ``VAR b D4 w E5 ...`` and a
   ``TEXT`` line with the answer and the nodes.
@@ -60,18 +61,23 @@ class ProveCommands:
         prover = self.prover
         method = prover.attack if which == "attack" else prover.defend
         result = self.read_checked(method, self.session.position, pt, nodes)
-        if which == "attack" and not result.proven:
-            result = self._prove_readers_move(pt, nodes, result)
+        if not result.proven:
+            result = self._prove_readers_move(which, pt, nodes, result)
         return result
 
-    def _prove_readers_move(self, pt, nodes, unknown):
-        """The search left ``attack`` unknown: the capture gogame's reader
-        names, proven by ``Prover.prove_move`` (nodes: both tries)."""
-        code, move = self.read_checked(self.session.attack, pt)
-        if not code or move is None:
+    def _prove_readers_move(self, which, pt, nodes, unknown):
+        """The search left the question unknown: the move gogame's reader
+        names (a capture, or a saving move, PASS included), proven by
+        ``Prover.prove_move`` or ``Prover.prove_defence`` (nodes: all
+        tries)."""
+        ask = self.session.attack if which == "attack" else self.session.find_defense
+        code, move = self.read_checked(ask, pt)
+        if not code or (move is None and which == "attack"):
             return unknown
         position = self.session.position
-        result = self.read_checked(self.prover.prove_move, position, pt, move, code, nodes)
+        prove = self.prover.prove_move if which == "attack" else self.prover.prove_defence
+        # every ko model: the code proven may be weaker than the reader's
+        result = self.read_checked(prove, position, pt, move, 3, nodes)
         result.nodes += unknown.nodes
         return result if result.proven else unknown
 

@@ -38,7 +38,8 @@ version's reader instead of read from the index.
 either: it asks the prover again every problem it left unknown (a newer
 prover may prove more), then, for an ``attack`` still unknown, proves the
 capturing moves gogame and GNU Go name (``prove_named_capture``, which
-mining also calls), and writes the proofs into the index.
+mining also calls), for a ``defend`` the saving moves they name
+(``prove_named_defence``, likewise), and writes the proofs into the index.
 """
 
 from __future__ import annotations
@@ -147,9 +148,10 @@ def prove_named_capture(
     """A proof that a capture the oracles name works, for an ``attack``
     question the prover's own search left ``unknown``: each named move (an
     answer of code 1-3 with a move) in turn, checked by
-    ``Prover.prove_move`` up to its code.  Returns the ``proven`` record
-    of the first proof (``via: "move"``, with the ``nodes`` of all tries),
-    else None; the position is left as it was."""
+    ``Prover.prove_move`` under every ko model (the code proven may be
+    weaker than the one named: a lower bound that still judges it).
+    Returns the ``proven`` record of the first proof (``via: "move"``, with
+    the ``nodes`` of all tries), else None; the position is left as it was."""
     pt = parse_gtp(vertex, position.size)
     tried, nodes = set(), 0
     for answer in answers:
@@ -157,10 +159,36 @@ def prove_named_capture(
             continue
         tried.add(answer["move"])
         move = parse_gtp(answer["move"], position.size)
-        proof = prover.prove_move(position, pt, move, answer["code"])
+        proof = prover.prove_move(position, pt, move, 3)
         nodes += proof.nodes
         if proof.proven:
             record = {"status": "proven", "code": proof.code, "move": answer["move"]}
+            return {**record, "via": "move", "nodes": nodes}
+    return None
+
+
+def prove_named_defence(
+    prover: Any, position: Position, vertex: str, answers: Iterable[dict | None]
+) -> dict | None:
+    """A proof that a defence the oracles name works, for a ``defend``
+    question the prover's own search left ``unknown``: each named answer
+    of code 1-3 in turn, its move (``PASS``: none) checked by
+    ``Prover.prove_defence`` under every ko model (the code proven may be
+    weaker than the one named: a lower bound that still judges it).
+    Returns the ``proven`` record of the first proof (``via: "move"``, with
+    the ``nodes`` of all tries), else None; the position is left as it was."""
+    pt = parse_gtp(vertex, position.size)
+    tried, nodes = set(), 0
+    for answer in answers:
+        if not answer or not answer["code"] or (answer["move"] or "PASS") in tried:
+            continue
+        name = answer["move"] or "PASS"
+        tried.add(name)
+        move = None if name == "PASS" else parse_gtp(name, position.size)
+        proof = prover.prove_defence(position, pt, move)
+        nodes += proof.nodes
+        if proof.proven:
+            record = {"status": "proven", "code": proof.code, "move": name}
             return {**record, "via": "move", "nodes": nodes}
     return None
 
@@ -370,9 +398,9 @@ class _Miner:
             "code": proof.code,
             "move": _vertex(proof.code, proof.move),
         }
-        if question == "attack" and not proof.proven:
-            named = prove_named_capture(self.prover, self.position, vertex, [gogame, gnugo])
-            proven = named or proven
+        if not proof.proven:
+            named = prove_named_capture if question == "attack" else prove_named_defence
+            proven = named(self.prover, self.position, vertex, [gogame, gnugo]) or proven
         return {
             "source": {"game": self.path, "move": number},
             "vertex": vertex,
@@ -671,17 +699,16 @@ def ask_again(folder: str | os.PathLike, entry: dict, cache_mb: float = 1.0) -> 
 
 def reprove(prover: Any, position: Position, entry: dict) -> dict | None:
     """A proof for a problem the referee left ``unknown``: the prover's own
-    search (captures, the escape game) asked again (``via: "search"``); for
-    an ``attack`` still unknown, the captures the oracles name
-    (``prove_named_capture``).  The ``proven`` record, or None."""
+    search (captures, the escape game) asked again (``via: "search"``);
+    still unknown, the moves the oracles name (``prove_named_capture``,
+    ``prove_named_defence``).  The ``proven`` record, or None."""
     pt = parse_gtp(entry["vertex"], position.size)
     proof = getattr(prover, entry["question"])(position, pt)
     if proof.proven:
         record = {"status": "proven", "code": proof.code, "move": _vertex(proof.code, proof.move)}
         return {**record, "via": "search", "nodes": proof.nodes}
-    if entry["question"] == "attack":
-        return prove_named_capture(prover, position, entry["vertex"], [entry[k] for k in ORACLES])
-    return None
+    named = prove_named_capture if entry["question"] == "attack" else prove_named_defence
+    return named(prover, position, entry["vertex"], [entry[k] for k in ORACLES])
 
 
 def referee(

@@ -58,10 +58,11 @@ missing .tst file, a bad option or an engine that cannot start.
 setup lines drive an in-process ``GtpEngine`` as above, and every
 ``attack``/``defend`` test is asked of one ``Prover`` (16 MB table, kept for
 the whole run) with ``prove_nodes`` nodes a question; other tests are
-skipped and counted.  An ``attack`` its search leaves unknown is proven
-when a capture named for it is (``named_captures``: gogame's reader's
-move, then the file's expected moves; ``mine.prove_named_capture``,
-``prove_nodes`` a move); its record then has ``via: "move"``.  Each
+skipped and counted.  A test its search leaves unknown is proven when a
+move named for it is (``named_moves``: gogame's reader's move, then the
+file's expected moves; ``mine.prove_named_capture`` for an ``attack``,
+``mine.prove_named_defence`` for a ``defend``, ``prove_nodes`` a move);
+its record then has ``via: "move"``.  Each
 proven answer gets a ``verdict`` against the file's expected answer, by
 ``mine.consistent``: ``agrees``, ``contradicts``, ``unknown`` (not
 proven, or the question could not be asked) or ``unjudged`` (no readable
@@ -74,7 +75,7 @@ a setup line or test could not be run, 2 for bad input.  Report::
                 "code" (int|None), "move" (GTP text|None), "answer"
                 ("0", "1 D4", "1 PASS", "unknown", or the error text),
                 "line" (the proof's principal line, GTP vertices),
-                "via" ("move", only for a named capture proven),
+                "via" ("move", only for a named move proven),
                 "nodes", "seconds", "verdict", "matches" (the proven
                 answer matches the #? pattern, * ignored; None otherwise)}],
      "setup_errors": [{"file", "line", "command", "answer"}],
@@ -459,36 +460,45 @@ def _prove_answer(result) -> dict:
     return {"status": "proven", "code": result.code, "move": move, "answer": answer, "line": line}
 
 
-def named_captures(engine, pt, expected: str | None) -> list[dict]:
-    """The capturing moves named for an ``attack`` test of the string at
-    ``pt``, as answers (``{"code", "move"}``): gogame's reader's (the
-    engine's session), then those of the file's expected answer when it
-    expects a capture."""
+def named_moves(engine, pt, question: str, expected: str | None) -> list[dict]:
+    """The moves named for an ``attack`` (captures) or ``defend`` (saving
+    moves, ``PASS`` for none needed) test of the string at ``pt``, as
+    answers (``{"code", "move"}``): gogame's reader's (the engine's
+    session), then those of the file's expected answer when it expects a
+    success."""
     from ..core.coords import format_gtp
 
     named = []
-    code, move = engine.session.attack(pt)
-    if code and move is not None:
+    ask = engine.session.attack if question == "attack" else engine.session.find_defense
+    code, move = ask(pt)
+    if code and (move is not None or question == "defend"):
         named.append({"code": code, "move": format_gtp(move)})
     codes = expected_codes(expected)
     if codes and 0 not in codes:
-        moves = _VERTICES.findall(expected.split("]")[0])
+        pattern = expected.split("]")[0]
+        moves = _VERTICES.findall(pattern)
+        if question == "defend" and "PASS" in pattern.upper():
+            moves.append("PASS")
         named += [{"code": max(codes), "move": m} for m in moves]
     return named
 
 
 def _prove_named(engine, prover, pt, record: dict) -> None:
-    """An ``attack`` the prover's search left unknown: proven when a named
-    capture is (``mine.prove_named_capture``, ``prove_nodes`` a move)."""
-    from .mine import prove_named_capture
+    """A test the prover's search left unknown: proven when a named move
+    is (``mine.prove_named_capture`` or ``mine.prove_named_defence``,
+    ``prove_nodes`` a move and ko model)."""
+    from .mine import prove_named_capture, prove_named_defence
 
-    named = named_captures(engine, pt, record["expected"])
+    question = record["question"]
+    named = named_moves(engine, pt, question, record["expected"])
+    prove = prove_named_capture if question == "attack" else prove_named_defence
     start = time.perf_counter()
-    proof = prove_named_capture(prover, engine.session.position, record["vertex"], named)
+    proof = prove(prover, engine.session.position, record["vertex"], named)
     record["seconds"] += time.perf_counter() - start
     if proof is not None:
         code, move = proof["code"], proof["move"]
-        record.update(status="proven", code=code, move=move, answer=f"{code} {move}", line=[move])
+        line = [] if move == "PASS" else [move]
+        record.update(status="proven", code=code, move=move, answer=f"{code} {move}", line=line)
         record.update(via="move", nodes=record["nodes"] + proof["nodes"])
 
 
@@ -509,7 +519,7 @@ def _prove_test(engine, prover, item: tuple, name: str) -> dict:
         record.update(nodes=0, seconds=0.0)
     else:
         record.update(_prove_answer(result), nodes=result.nodes, seconds=result.seconds)
-        if words[0] == "attack" and not result.proven:
+        if not result.proven:
             _prove_named(engine, prover, pt, record)
     record["verdict"] = verdict(words[0], expected, record["status"], record["code"])
     matched = judge(expected, record["answer"]) in ("pass", "PASS")

@@ -287,6 +287,53 @@ CONNECT = """
 . X O X . . .
 . . X . . . .
 """
+
+
+def test_prove_defence_checks_a_named_saving_move():
+    """``prove_defence``: White's C2 is saved by C3 (code 1, the line [C3]);
+    a far move, a pass and an occupied point prove nothing; after C3 a
+    pass is proven (no move needed); the position is kept."""
+    pos = position(CONNECT)
+    p = prover()
+    right = unchanged_after(pos, lambda: p.prove_defence(pos, "C2", "C3"))
+    assert right.proven and right.code == 1 and right.move == pt(pos, "C3")
+    assert right.line == [pt(pos, "C3")]
+    assert not unchanged_after(pos, lambda: p.prove_defence(pos, "C2", "G7")).proven
+    assert not unchanged_after(pos, lambda: p.prove_defence(pos, "C2", None)).proven
+    occupied = p.prove_defence(pos, "C2", "B2")  # Black's stone: no move
+    assert not occupied.proven and occupied.nodes == 0
+    assert pos.trymove("C3", "white")
+    safe = unchanged_after(pos, lambda: p.prove_defence(pos, "C2", None))
+    assert safe.proven and (safe.code, safe.move, safe.line) == (1, None, [])
+    pos.popgo()
+    with pytest.raises(ValueError):
+        p.prove_defence(pos, "C2", "C3", claimed=0)
+    with pytest.raises(ValueError):
+        p.prove_defence(pos, "B2", "C3", max_nodes=0)
+
+
+def test_prove_defence_tries_the_ko_models_up_to_the_claimed_code(monkeypatch):
+    """The escape game with the attacker to move under model 2, then 1,
+    then 0 while unknown: the code is 1, 2, 3 for the model that proves; a
+    claim of code 1 tries model 2 only."""
+    from gogame.kernel import safety as ks
+
+    tried = []
+
+    def safe(self, position, target, kind, budget, model):
+        assert kind == ks.KIND_A  # the attacker moves after the named move
+        tried.append(model)
+        return (1 if model == 0 else 0), 4
+
+    monkeypatch.setattr(Prover, "_safe", safe)
+    pos = position(CONNECT)
+    result = prover().prove_defence(pos, "C2", "G7")
+    assert (result.code, result.nodes, tried) == (3, 12, [2, 1, 0])
+    tried.clear()
+    result = prover().prove_defence(pos, "C2", "G7", claimed=1)
+    assert not result.proven and (result.nodes, tried) == (4, [2])
+
+
 # Black's E1 on the edge, two liberties (D1, F1): each white stone there
 # is taken at once (C1, F2)
 EDGE_ESCAPE = """

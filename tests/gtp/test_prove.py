@@ -98,3 +98,20 @@ def test_prove_answers_a_safety_proof():
     assert ok(e, "gogame-prove attack C2") == "proven 0"
     ok(e, "popgo")
     assert state(e) == before
+
+
+def test_an_unknown_defend_is_proven_by_the_reader_s_move(monkeypatch):
+    """With the prover's own search made to find nothing, the saving move
+    the reader names is proven by ``prove_defence``."""
+    from gogame.core.prover import ProofResult, Prover
+
+    e = setup_board(CONNECT)
+    before = state(e)
+
+    def blind(self, position, vertex, max_nodes=None, model=0, safety=True):
+        return ProofResult("unknown", nodes=3)
+
+    monkeypatch.setattr(Prover, "defend", blind)
+    assert ok(e, "defend C2") == "1 C3"
+    assert ok(e, "gogame-prove defend C2") == "proven 1 C3"
+    assert state(e) == before

@@ -94,6 +94,46 @@ def test_many_safety_proofs_agree_with_the_escape_game(size, escape, cap):
     assert proven > 0
 
 
+MODEL_OF_CODE = {1: 2, 2: 1, 3: 0}  # prove_defence's codes and their ko models
+
+
+def check_named(prover, pos, target, escape, cap, rng):
+    """``prove_defence`` of a pass and two random owner moves on one string
+    against the escape game: a proof of code c must leave the attacker no
+    win after the move under that code's model; the proofs found."""
+    owner = pos.color_at(target)
+    points = [(r, c) for r in range(pos.size) for c in range(pos.size)]
+    empty = [p for p in points if pos.color_at(p) == 0 and pos.is_legal(p, owner)]
+    found = 0
+    for move in [None, *rng.sample(empty, min(2, len(empty)))]:
+        before = (pos.stackp, pos.hash)
+        result = prover.prove_defence(pos, target, move)
+        assert (pos.stackp, pos.hash) == before
+        if not result.proven:
+            continue
+        found += 1
+        game = EscapeGame(pos, target, escape, MODEL_OF_CODE[result.code])
+        played = move is not None and game._play(move, False)
+        assert played or move is None
+        lost = game.attack(cap)
+        if played:
+            pos.popgo()
+        assert not lost, (pos.diagram(), target, move, result.code)
+    return found
+
+
+@pytest.mark.parametrize("size,escape", [(4, 3), (5, 3), (5, 4)])
+def test_named_defences_agree_with_the_escape_game(size, escape):
+    rng = random.Random(size * 7 + escape)
+    prover = Prover(table_mb=1, max_nodes=20_000, escape_libs=escape)
+    found = 0
+    for _ in range(6):
+        pos = random_position(rng, size, 0.5)
+        for target in targets(pos, escape - 1):
+            found += check_named(prover, pos, target, escape, 5, rng)
+    assert found > 0
+
+
 def test_a_safe_string_is_never_also_proven_captured():
     """The escape game is no harder for the attacker than any capture the
     lambda-search proves (its attacker nodes have at most 4 liberties, its

@@ -531,6 +531,35 @@ def test_a_named_capture_is_proven_and_a_wrong_one_is_not():
     assert (pos.stackp, pos.hash, pos.snapshot()) == before
 
 
+# White's C2 has one liberty, C3, next to a long white string
+CONNECT = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. O O O O . .
+. X . X . . .
+. X O X . . .
+. . X . . . .
+"""
+
+
+def test_a_named_defence_is_proven_and_a_wrong_one_is_not():
+    """C3 saves White's C2; a far move, a pass (Black then takes it) and
+    an occupied point do not; failures (code 0) and repeats are skipped."""
+    from gogame.core.prover import Prover
+    from tests.helpers.diagrams import position
+
+    prover, pos = Prover(table_mb=2, max_nodes=200_000), position(CONNECT)
+    before = (pos.stackp, pos.hash, pos.snapshot())
+    named = [answer(1, "G7"), None, answer(0), answer(1, "G7"), answer(1, "C3")]
+    got = mine.prove_named_defence(prover, pos, "C2", named)
+    assert got["status"] == "proven" and (got["code"], got["move"]) == (1, "C3")
+    assert got["via"] == "move" and got["nodes"] > 0
+    wrong = [answer(1, "PASS"), answer(1, None), answer(2, "B2")]
+    assert mine.prove_named_defence(prover, pos, "C2", wrong) is None
+    assert (pos.stackp, pos.hash, pos.snapshot()) == before
+
+
 def _corpus(folder):
     """Four problems on the ladder: an unknown attack whose named capture
     works, one whose named move does not, a proven one, a defend."""
@@ -568,6 +597,7 @@ class _NoSearch:
 
     def __init__(self, prover):
         self.prove_move = prover.prove_move
+        self.prove_defence = prover.prove_defence
 
     def attack(self, position, vertex):
         from gogame.core.prover import ProofResult
@@ -584,6 +614,8 @@ def test_reprove_falls_back_to_the_named_captures(tmp_path):
     assert got["via"] == "move" and got["move"] == "E4" and got["code"] == 1
     assert mine.reprove(_NoSearch(prover), pos, index[1]) is None  # A1 does not work
     assert mine.reprove(_NoSearch(prover), pos, index[3]) is None  # a defence: no named move
+    defence = {**index[3], "gogame": answer(1, "A1"), "gnugo": answer(1, "E4")}
+    assert mine.reprove(_NoSearch(prover), pos, defence) is None  # neither saves E5
 
 
 def test_cli_referee_writes_the_proofs(tmp_path, capsys):
