@@ -21,6 +21,8 @@ for v, c in (("E5", "b"), ("E4", "w"), ("D5", "w"), ("F5", "w")):
     p.play(v, c)
 print(Reader(cache=ReadingCache(1)).attack(p, "E5")[0])
 print("numba.np.arraymath" in sys.modules)
+from numba.core.runtime import rtsys
+print(rtsys._init)  # the NRT: set up for the playouts only
 """
 #   . W .      Black's E5 has one liberty, E6: attack answers 1.
 #   W B W
@@ -46,9 +48,10 @@ def test_installed_over_numba_s_loader():
 
 def test_a_warm_process_reads_without_the_registries():
     _fresh(READ)  # the first process may compile; the second one loads
-    answer, registries = _fresh(READ)
+    answer, registries, nrt = _fresh(READ)
     assert answer == "1"
     assert registries == "False"
+    assert nrt == "False"
 
 
 def test_other_packages_load_the_usual_way(tmp_path):
@@ -66,3 +69,52 @@ def test_other_packages_load_the_usual_way(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     _fresh(code, env=env, cwd=tmp_path)  # compiles
     assert _fresh(code, env=env, cwd=tmp_path) == ["42", "True"]
+
+
+def _kernel_modules():
+    import gogame.kernel as package
+
+    folder = os.path.dirname(package.__file__)
+    names = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and f != "__init__.py")
+    return folder, [f"gogame.kernel.{n}" for n in names]
+
+
+def test_only_the_nrt_modules_allocate():
+    """A kernel outside ``loading.NRT_MODULES`` is loaded without the NRT,
+    so each is compiled with ``_nrt=False`` ..."""
+    import importlib
+
+    from numba.core.registry import CPUDispatcher
+
+    checked = 0
+    for name in _kernel_modules()[1]:
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher) and value.__module__ == name:
+                checked += 1
+                if name not in loading.NRT_MODULES:
+                    assert value.targetoptions.get("_nrt") is False, (name, value.__name__)
+    assert checked > 100
+
+
+def test_no_kernel_without_the_nrt_imports_one_with_it():
+    """... and calls none that allocates (its library would link that
+    code in): no such module imports an NRT module."""
+    import ast
+
+    folder, names = _kernel_modules()
+    nrt = {m.rpartition(".")[2] for m in loading.NRT_MODULES}
+    for name in names:
+        if name in loading.NRT_MODULES:
+            continue
+        path = os.path.join(folder, name.rpartition(".")[2] + ".py")
+        tree = ast.parse(open(path).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                imported = {node.module or ""} | {a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                imported = {a.name for a in node.names}
+            else:
+                continue
+            leaves = {i.rpartition(".")[2] for i in imported}
+            assert not leaves & nrt, (name, leaves & nrt)
