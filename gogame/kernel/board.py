@@ -18,7 +18,6 @@ list is exact while the count is at most ``MAXLIBS``.
 
 from numba import njit
 
-from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import (
     BLACK,
     BORDER,
@@ -51,6 +50,7 @@ from .layout import (
     WHITE,
     ix,
 )
+from .loading import typed  # loading: installed before the first @njit
 from .zobrist import KO_KEY, compute_hash
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
@@ -59,7 +59,8 @@ __all__ = ["EMPTY", "BLACK", "WHITE", "BORDER", "PASS"]
 # arguments and with constants: one compiled version each instead of up to
 # five (numba compiles a callee for each distinct set of argument types, and
 # a constant is a type of its own).  numba casts the callers' integers; these
-# functions compile when the module is imported.  Measured in docs/startup.md.
+# functions compile (or load) when first needed (``loading.typed``), not at
+# import.  Measured in docs/startup.md.
 _S, _HW, _K = "int32[::1]", "uint64[::1]", "uint64[:, :, ::1]"
 SIG_MOVE = f"({_S}, {_HW}, {_K}, int64, int64)"
 
@@ -128,7 +129,7 @@ def clear(s, hw, size):
 # ------------------------------------------------------- liberty bookkeeping
 
 
-@njit("(int32[::1], int64)", cache=True, _nrt=False)
+@typed("(int32[::1], int64)", _nrt=False)
 def _relist_liberties(s, o):
     """Recompute the liberty count and list of string ``o`` by a scan."""
     w = s[H_W]
@@ -150,7 +151,7 @@ def _relist_liberties(s, o):
         _set(s, NLIB + o, n)
 
 
-@njit("(int32[::1], int64, int64, int64, int64, int64)", cache=True, _nrt=False)
+@typed("(int32[::1], int64, int64, int64, int64, int64)", _nrt=False)
 def _merge_liberties(s, pos, a, b, c, d):
     """Liberties of the string just formed by the stone at ``pos`` and the
     strings ``a``..``d`` (their origins before joining; PASS for none), all
@@ -194,7 +195,7 @@ def _merge_liberties(s, pos, a, b, c, d):
         _set(s, NLIB + o, n)
 
 
-@njit("(int32[::1], int64, int64)", cache=True, _nrt=False)
+@typed("(int32[::1], int64, int64)", _nrt=False)
 def _remove_liberty(s, o, lib):
     """String ``o`` lost liberty ``lib`` (the point is already occupied)."""
     n = s[ix(NLIB + o)]
@@ -283,7 +284,7 @@ def is_legal(s, pos, color):
     return legal(s, pos, color, False)
 
 
-@njit("(int32[::1], int64, int64, boolean)", cache=True, _nrt=False, nogil=True)
+@typed("(int32[::1], int64, int64, boolean)", _nrt=False, nogil=True)
 def legal(s, pos, color, ignore_ko):
     """``is_legal``; with ``ignore_ko`` a ko retake counts as legal (tryko)."""
     if pos == PASS:
@@ -309,7 +310,7 @@ def legal(s, pos, color, ignore_ko):
     return liberty or captures
 
 
-@njit(SIG_MOVE, cache=True, _nrt=False)
+@typed(SIG_MOVE, _nrt=False)
 def _do_move(s, hw, keys, pos, color):
     """Play a legal move (or PASS); journaled; updates both hash words."""
     ko = s[H_KO]
@@ -378,7 +379,7 @@ def _do_move(s, hw, keys, pos, color):
         _xor_key(hw, keys, KO_KEY, last_captured)
 
 
-@njit(SIG_MOVE, cache=True, _nrt=False)
+@typed(SIG_MOVE, _nrt=False)
 def _check(s, hw, keys, pos, where):
     """check_hashing: compare the words with a recomputation; flag the first."""
     h0, h1 = compute_hash(s, keys)
@@ -387,7 +388,7 @@ def _check(s, hw, keys, pos, where):
         s[H_HASHWHERE] = where
 
 
-@njit(f"({_S}, {_HW}, {_K}, int64, int64, boolean)", cache=True, _nrt=False, nogil=True)
+@typed(f"({_S}, {_HW}, {_K}, int64, int64, boolean)", _nrt=False, nogil=True)
 def push_move(s, hw, keys, pos, color, ignore_ko):
     """trymove / tryko: one ply deeper on the change stack, or False."""
     if not legal(s, pos, color, ignore_ko):
@@ -407,13 +408,13 @@ def push_move(s, hw, keys, pos, color, ignore_ko):
     return True
 
 
-@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
+@typed(SIG_MOVE, _nrt=False, nogil=True)
 def trymove(s, hw, keys, pos, color):
     """Play ``pos`` for ``color`` one ply deeper; False (no change) if illegal."""
     return push_move(s, hw, keys, pos, color, False)
 
 
-@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
+@typed(SIG_MOVE, _nrt=False, nogil=True)
 def tryko(s, hw, keys, pos, color):
     """``trymove`` that may retake a ko, as if a ko threat had been answered."""
     return push_move(s, hw, keys, pos, color, True)
@@ -439,7 +440,7 @@ def popgo(s, hw, keys):
     return True
 
 
-@njit(SIG_MOVE, cache=True, _nrt=False, nogil=True)
+@typed(SIG_MOVE, _nrt=False, nogil=True)
 def play(s, hw, keys, pos, color):
     """A real move at depth 0: trymove, then commit (drop the journal)."""
     if s[H_STACKP] != 0:
@@ -575,7 +576,7 @@ def findlib(s, pos, out):
     return k
 
 
-@njit("(int32[::1], int64, int64, int32[::1])", cache=True, _nrt=False)
+@typed("(int32[::1], int64, int64, int32[::1])", _nrt=False)
 def neighbour_strings(s, o, color, out):
     """Origins of the ``color`` strings adjacent to string ``o``, in the order
     first met walking its stones, into ``out`` (as many as fit); return the
@@ -598,7 +599,7 @@ def neighbour_strings(s, o, color, out):
     return k
 
 
-@njit("(int32[::1], int64, int64, int64)", cache=True, _nrt=False)
+@typed("(int32[::1], int64, int64, int64)", _nrt=False)
 def libs_after(s, pos, color, limit):
     """Liberties the string through ``pos`` would have if ``color`` played the
     empty point ``pos`` (an accurate count, without playing it), capped at

@@ -17,7 +17,9 @@ numba's cache class lacks the two methods used here (a numba whose cache
 changed), so loads then simply cost what they cost.
 """
 
+from numba import njit
 from numba.core import caching
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.runtime import rtsys
 
 _PACKAGE = __name__.rpartition(".")[0]  # gogame.kernel
@@ -47,6 +49,54 @@ def _uses_nrt(module):
     The NRT's set-up (it compiles a module of its own, about 25 ms) is
     left to the first of those loaded."""
     return module in NRT_MODULES
+
+
+def typed(sig, **options):
+    """``njit(cache=True, **options)`` with the one signature ``sig``, made
+    when first needed -- the first call from Python, or the first compile
+    of a kernel that calls it -- not when the module is imported.  From
+    then on no other signature is compiled: callers' arguments are cast to
+    it, as with ``njit(sig)``.  A warm start then loads only what it calls
+    (a cached kernel holds its callees' code), not each such helper at
+    import."""
+
+    def wrap(py_func):
+        dispatcher = njit(cache=True, **options)(py_func)
+        if hasattr(dispatcher, "disable_compile"):  # not with NUMBA_DISABLE_JIT
+            _seal_on_first_use(dispatcher, sig)
+        return dispatcher
+
+    return wrap
+
+
+def _seal_on_first_use(dispatcher, sig):
+    """Compile (or load) ``sig`` and close ``dispatcher`` to other
+    signatures before numba first types a call to it (a caller's compile)
+    or compiles it for a call from Python."""
+    call_template = dispatcher.get_call_template
+    compile_for_args = dispatcher._compile_for_args
+
+    def seal():
+        if dispatcher._can_compile:
+            with global_compiler_lock:
+                if dispatcher._can_compile:
+                    dispatcher.compile(sig)
+                    dispatcher.disable_compile()
+
+    def get_call_template(args, kws):
+        seal()
+        return call_template(args, kws)
+
+    def _compile_for_args(*args, **kws):
+        """numba's: the callable the call goes on to (see numba's
+        dispatcher); here the dispatcher itself, sealed, which casts."""
+        if not dispatcher._can_compile:  # sealed, and no cast fits: numba's error
+            return compile_for_args(*args, **kws)
+        seal()
+        return dispatcher
+
+    dispatcher.get_call_template = get_call_template
+    dispatcher._compile_for_args = _compile_for_args
 
 
 def install() -> bool:

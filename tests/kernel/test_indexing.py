@@ -20,7 +20,7 @@ def _njit_functions(tree: ast.AST):
         if isinstance(node, ast.FunctionDef):
             for d in node.decorator_list:
                 f = d.func if isinstance(d, ast.Call) else d
-                if getattr(f, "id", getattr(f, "attr", None)) == "njit":
+                if getattr(f, "id", getattr(f, "attr", None)) in ("njit", "typed"):
                     yield node
                     break
 

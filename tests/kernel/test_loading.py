@@ -118,3 +118,28 @@ def test_no_kernel_without_the_nrt_imports_one_with_it():
                 continue
             leaves = {i.rpartition(".")[2] for i in imported}
             assert not leaves & nrt, (name, leaves & nrt)
+
+
+def test_a_typed_helper_keeps_one_signature():
+    """``loading.typed``: a caller passing int32 and literal integers, and
+    a call from Python with other integer types, leave the one declared
+    signature (numba casts the arguments) instead of compiling more."""
+    import numpy as np
+    from numba import njit
+
+    from gogame.core.position import Position
+    from gogame.kernel import board
+
+    @njit(cache=False, _nrt=False)
+    def caller(s, p):
+        return board.libs_after(s, p, 1, 6) + board.libs_after(s, np.int32(p), np.int32(2), 3)
+
+    pos = Position(5)
+    p = pos.pos("C3")
+    assert caller(pos.s, np.int32(p)) == 4 + 3  # four liberties; the second caps at 3
+    assert board.libs_after(pos.s, np.int16(p), np.uint8(1), 6) == 4
+    signatures = board.libs_after.signatures
+    assert [str(sig) for sig in signatures] == [
+        "(Array(int32, 1, 'C', False, aligned=True), int64, int64, int64)"
+    ]
+    assert not board.libs_after._can_compile
