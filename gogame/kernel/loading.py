@@ -15,6 +15,10 @@ anything, so a kernel that is not cached compiles as before.  Functions
 of other packages load the usual way.  Not done: nothing is installed when
 numba's cache class lacks the two methods used here (a numba whose cache
 changed), so loads then simply cost what they cost.
+
+``typed(sig)`` is ``njit(sig)`` that makes its signature when first
+needed instead of at import (the board's helpers).  On a numba without
+the dispatcher methods it replaces, it is plain ``njit(sig)``.
 """
 
 from numba import njit
@@ -62,11 +66,17 @@ def typed(sig, **options):
 
     def wrap(py_func):
         dispatcher = njit(cache=True, **options)(py_func)
-        if hasattr(dispatcher, "disable_compile"):  # not with NUMBA_DISABLE_JIT
-            _seal_on_first_use(dispatcher, sig)
+        if not hasattr(dispatcher, "disable_compile"):  # NUMBA_DISABLE_JIT
+            return dispatcher
+        if not all(hasattr(dispatcher, a) for a in _SEALED):  # another numba
+            return njit(sig, cache=True, **options)(py_func)
+        _seal_on_first_use(dispatcher, sig)
         return dispatcher
 
     return wrap
+
+
+_SEALED = ("get_call_template", "_compile_for_args", "_can_compile")  # numba's, replaced
 
 
 def _seal_on_first_use(dispatcher, sig):

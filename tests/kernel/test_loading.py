@@ -143,3 +143,15 @@ def test_a_typed_helper_keeps_one_signature():
         "(Array(int32, 1, 'C', False, aligned=True), int64, int64, int64)"
     ]
     assert not board.libs_after._can_compile
+
+
+def test_typed_is_njit_with_the_signature_on_another_numba(monkeypatch):
+    """Without the dispatcher methods ``typed`` replaces, the signature is
+    made at once, as ``njit(sig)`` makes it."""
+    monkeypatch.setattr(loading, "_SEALED", ("a_method_numba_lacks",))
+
+    @loading.typed("(int64,)", _nrt=False)
+    def twice(x):
+        return 2 * x
+
+    assert len(twice.signatures) == 1 and twice(21) == 42
