@@ -152,40 +152,32 @@ def prove_named_capture(
     weaker than the one named: a lower bound that still judges it).
     Returns the ``proven`` record of the first proof (``via: "move"``, with
     the ``nodes`` of all tries), else None; the position is left as it was."""
-    pt = parse_gtp(vertex, position.size)
-    tried, nodes = set(), 0
-    for answer in answers:
-        if not answer or not answer["code"] or answer["move"] in (None, "PASS", *tried):
-            continue
-        tried.add(answer["move"])
-        move = parse_gtp(answer["move"], position.size)
-        proof = prover.prove_move(position, pt, move, 3)
-        nodes += proof.nodes
-        if proof.proven:
-            record = {"status": "proven", "code": proof.code, "move": answer["move"]}
-            return {**record, "via": "move", "nodes": nodes}
-    return None
+    return _prove_named(prover, position, vertex, answers, "attack")
 
 
 def prove_named_defence(
     prover: Any, position: Position, vertex: str, answers: Iterable[dict | None]
 ) -> dict | None:
-    """A proof that a defence the oracles name works, for a ``defend``
-    question the prover's own search left ``unknown``: each named answer
+    """``prove_named_capture`` for a ``defend`` question: each named answer
     of code 1-3 in turn, its move (``PASS``: none) checked by
-    ``Prover.prove_defence`` under every ko model (the code proven may be
-    weaker than the one named: a lower bound that still judges it).
-    Returns the ``proven`` record of the first proof (``via: "move"``, with
-    the ``nodes`` of all tries), else None; the position is left as it was."""
+    ``Prover.prove_defence`` under every ko model."""
+    return _prove_named(prover, position, vertex, answers, "defend")
+
+
+def _prove_named(prover, position, vertex, answers, question):
+    """The two above: each named move once, in order, until one is proven."""
     pt = parse_gtp(vertex, position.size)
     tried, nodes = set(), 0
     for answer in answers:
-        if not answer or not answer["code"] or (answer["move"] or "PASS") in tried:
+        name = (answer["move"] or "PASS") if answer and answer["code"] else None
+        if name is None or name in tried or (question == "attack" and name == "PASS"):
             continue
-        name = answer["move"] or "PASS"
         tried.add(name)
         move = None if name == "PASS" else parse_gtp(name, position.size)
-        proof = prover.prove_defence(position, pt, move)
+        if question == "attack":
+            proof = prover.prove_move(position, pt, move, 3)
+        else:
+            proof = prover.prove_defence(position, pt, move)
         nodes += proof.nodes
         if proof.proven:
             record = {"status": "proven", "code": proof.code, "move": name}
