@@ -191,43 +191,53 @@ class Prover:
         named one may come after the budget is spent.  The move is played,
         then the escape game is read with the attacker to move under ko
         model 2, 1, then 0 (codes 1, 2, 3; up to ``claimed``), ``max_nodes``
-        each; pass-alive after the move is code 1.  Under model 0 the move
-        may retake a ko.  Proven: the code, the move (None for a pass) and
-        the line [move].  ``unknown`` otherwise, also when the move is
-        illegal; ``nodes`` counts every try; the position is left as it was."""
+        each, on the position after the move (played once; pass-alive there
+        is the strongest code tried).  Under model 0 the move may retake a
+        ko.  Proven: the code, the move (None for a pass) and the line
+        [move].  ``unknown`` otherwise, also when the move is illegal;
+        ``nodes`` counts every try; the position is left as it was."""
         position.string_pos(vertex, "vertex must not be empty")
         if claimed not in (1, 2, 3):
             raise ValueError("claimed must be 1, 2 or 3")
+        budget = self._budget(max_nodes)
+        models = SAFE_MODELS[:claimed]
+        start = time.perf_counter()
+        if move is not None and not position.trymove(move, position.color_at(vertex)):
+            # illegal, or a ko retake: only model 0 lets the owner retake
+            models = [(m, c) for m, c in models if m == 0]
+            if not models or not position.tryko(move, position.color_at(vertex)):
+                return ProofResult(UNKNOWN, seconds=time.perf_counter() - start)
+        nodes, code = 0, None
+        try:
+            target = position.string_pos(vertex)
+            if self._alive(position, target):
+                code = models[0][1]  # under every model: the strongest tried
+            else:
+                for model, c in models:
+                    r, spent = self._safe(position, target, ks.KIND_A, budget, model)
+                    nodes += spent
+                    if r == 1:
+                        code = c
+                        break
+        finally:
+            if move is not None:
+                position.popgo()
+        if code is None:
+            return ProofResult(UNKNOWN, nodes=nodes, seconds=time.perf_counter() - start)
+        pt = None if move is None else position.pt(position.pos(move))
+        line = [pt] if pt else []
+        return ProofResult(PROVEN, code, pt, nodes, line, time.perf_counter() - start)
+
+    def _budget(self, max_nodes):
+        """The node budget of a call: ``max_nodes``, or the prover's."""
         budget = self.max_nodes if max_nodes is None else int(max_nodes)
         if budget < 1:
             raise ValueError("max_nodes must be positive")
-        owner = position.color_at(vertex)
-        nodes, start = 0, time.perf_counter()
-        for model, code in SAFE_MODELS[:claimed]:
-            played = move is not None
-            if played and not (position.tryko if model == 0 else position.trymove)(move, owner):
-                continue
-            try:
-                target = position.string_pos(vertex)
-                if self._alive(position, target):
-                    r, spent = 1, 0
-                else:
-                    r, spent = self._safe(position, target, ks.KIND_A, budget, model)
-            finally:
-                if played:
-                    position.popgo()
-            nodes += spent
-            if r == 1:
-                pt = None if move is None else position.pt(position.pos(move))
-                line = [pt] if pt else []
-                return ProofResult(PROVEN, code, pt, nodes, line, time.perf_counter() - start)
-        return ProofResult(UNKNOWN, nodes=nodes, seconds=time.perf_counter() - start)
+        return budget
 
     def _ask(self, position, vertex, max_nodes, how):
         target = position.string_pos(vertex, "vertex must not be empty")
-        budget = self.max_nodes if max_nodes is None else int(max_nodes)
-        if budget < 1:
-            raise ValueError("max_nodes must be positive")
+        budget = self._budget(max_nodes)
         before = (position.stackp, position.hash)
         start = time.perf_counter()
         result = how(position, target, budget)

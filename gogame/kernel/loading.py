@@ -29,6 +29,11 @@ from numba.core.runtime import rtsys
 _PACKAGE = __name__.rpartition(".")[0]  # gogame.kernel
 _numba_load = caching.Cache.load_overload
 
+# the kernel modules compiled with the NRT (they allocate); every other
+# kernel is compiled with ``_nrt=False`` and imports none of these
+# (``tests/kernel/test_loading.py`` checks both)
+NRT_MODULES = frozenset(f"{_PACKAGE}.{m}" for m in ("pattern", "playout", "policy"))
+
 
 def _load_overload(self, sig, target_context):
     """``Cache.load_overload`` without the registry refresh, for gogame's
@@ -36,23 +41,10 @@ def _load_overload(self, sig, target_context):
     module = getattr(self._py_func, "__module__", "")
     if not module.startswith(_PACKAGE):
         return _numba_load(self, sig, target_context)
-    if _uses_nrt(module):
-        rtsys.initialize(target_context)  # the NRT's symbols: playouts allocate
+    if module in NRT_MODULES:  # the NRT's set-up (about 25 ms) only for these
+        rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)
-
-
-# the kernel modules compiled with the NRT (they allocate); every other
-# kernel is compiled with ``_nrt=False`` and imports none of these
-# (``tests/kernel/test_loading.py`` checks both)
-NRT_MODULES = frozenset(f"{_PACKAGE}.{m}" for m in ("pattern", "playout", "policy"))
-
-
-def _uses_nrt(module):
-    """May the kernel's code call the NRT?  Only the playouts' modules'.
-    The NRT's set-up (it compiles a module of its own, about 25 ms) is
-    left to the first of those loaded."""
-    return module in NRT_MODULES
 
 
 def typed(sig, **options):

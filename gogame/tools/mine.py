@@ -152,7 +152,7 @@ def prove_named_capture(
     weaker than the one named: a lower bound that still judges it).
     Returns the ``proven`` record of the first proof (``via: "move"``, with
     the ``nodes`` of all tries), else None; the position is left as it was."""
-    return _prove_named(prover, position, vertex, answers, "attack")
+    return prove_named(prover, position, vertex, answers, "attack")
 
 
 def prove_named_defence(
@@ -161,11 +161,12 @@ def prove_named_defence(
     """``prove_named_capture`` for a ``defend`` question: each named answer
     of code 1-3 in turn, its move (``PASS``: none) checked by
     ``Prover.prove_defence`` under every ko model."""
-    return _prove_named(prover, position, vertex, answers, "defend")
+    return prove_named(prover, position, vertex, answers, "defend")
 
 
-def _prove_named(prover, position, vertex, answers, question):
-    """The two above: each named move once, in order, until one is proven."""
+def prove_named(prover, position, vertex, answers, question):
+    """The two above for ``question``: each named move once, in order,
+    until one is proven."""
     pt = parse_gtp(vertex, position.size)
     tried, nodes = set(), 0
     for answer in answers:
@@ -391,8 +392,8 @@ class _Miner:
             "move": _vertex(proof.code, proof.move),
         }
         if not proof.proven:
-            named = prove_named_capture if question == "attack" else prove_named_defence
-            proven = named(self.prover, self.position, vertex, [gogame, gnugo]) or proven
+            named = prove_named(self.prover, self.position, vertex, [gogame, gnugo], question)
+            proven = named or proven
         return {
             "source": {"game": self.path, "move": number},
             "vertex": vertex,
@@ -699,8 +700,8 @@ def reprove(prover: Any, position: Position, entry: dict) -> dict | None:
     if proof.proven:
         record = {"status": "proven", "code": proof.code, "move": _vertex(proof.code, proof.move)}
         return {**record, "via": "search", "nodes": proof.nodes}
-    named = prove_named_capture if entry["question"] == "attack" else prove_named_defence
-    return named(prover, position, entry["vertex"], [entry[k] for k in ORACLES])
+    answers = [entry[k] for k in ORACLES]
+    return prove_named(prover, position, entry["vertex"], answers, entry["question"])
 
 
 def referee(

@@ -19,6 +19,7 @@ import pytest
 
 from gogame.core.prover import Prover
 from gogame.kernel import safety as ks
+from gogame.play.session import board_points
 
 from .test_prover import Exhaustive, random_position, targets
 
@@ -102,8 +103,7 @@ def check_named(prover, pos, target, escape, cap, rng):
     against the escape game: a proof of code c must leave the attacker no
     win after the move under that code's model; the proofs found."""
     owner = pos.color_at(target)
-    points = [(r, c) for r in range(pos.size) for c in range(pos.size)]
-    empty = [p for p in points if pos.color_at(p) == 0 and pos.is_legal(p, owner)]
+    empty = [p for p in board_points(pos.size) if pos.color_at(p) == 0 and pos.is_legal(p, owner)]
     found = 0
     for move in [None, *rng.sample(empty, min(2, len(empty)))]:
         before = (pos.stackp, pos.hash)
