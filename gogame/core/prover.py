@@ -93,18 +93,21 @@ class Prover:
             raise ValueError("max_nodes must be positive")
         if not 2 <= escape_libs <= kp.MAXLIBS:
             raise ValueError(f"escape_libs must be 2..{kp.MAXLIBS}")
+        # a quarter of the bytes each: the capture search's table and the
+        # ring of its proofs' zones (MAXPOS bytes each), the escape game's
+        # table and the ring of its zones
         entries = 1
-        while entries * 2 * ENTRY_BYTES <= table_mb * 2**20:
+        while entries * 2 * 4 * ENTRY_BYTES <= table_mb * 2**20:
             entries *= 2
+        zones = max(64, int(table_mb * 2**20 / 4 / kp.MAXPOS))
         self.max_nodes = int(max_nodes)
         self.max_order = int(max_order)
         self.max_depth = int(max_depth)
         self.escape_libs = int(escape_libs)
-        self.ctx, self.tt, self.mv, self.pv, self.mark, self.sc = kp.new_context(entries)
-        # the safety search: a quarter of the bytes for its table, a quarter
-        # for the ring of its zones (MAXPOS bytes each)
-        zones = max(64, int(table_mb * 2**20 / 4 / kp.MAXPOS))
-        self.safety = ks.new_context(max(entries // 2, 1), zones)
+        context = kp.new_context(entries, zones)
+        self.ctx, self.tt, self.mv, self.pv, self.mark, self.sc = context[:6]
+        self.zone, self.pool, self.ptag = context[6:]
+        self.safety = ks.new_context(entries, zones)
 
     @property
     def table_entries(self) -> int:
@@ -113,6 +116,7 @@ class Prover:
     def clear(self) -> None:
         """Empty the tables."""
         self.tt[:] = 0
+        self.ptag[:] = 0
         self.safety[1][:] = 0
 
     # ------------------------------------------------------------ queries
@@ -259,6 +263,9 @@ class Prover:
             self.mv,
             self.pv,
             self.mark,
+            self.zone,
+            self.pool,
+            self.ptag,
             target,
             model,
             self.max_order if order is None else order,

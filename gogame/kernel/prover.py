@@ -15,19 +15,22 @@ order ``n``:
 
 Soundness does not rest on lambda theory: the attacker's candidates are a
 heuristic set (a smaller set loses proofs, never makes a false one), while a
-defender node covers every legal defender move.  Order 1: after the threat
-the target has one liberty ``L``; a defender move other than ``L`` or the
-last liberty of an attacker string next to the target (in atari) leaves the
-target with the single liberty ``L``, it cannot create a ko ban at ``L``
-(that needs a capture at ``L``, an empty point), so the capture stays
-legal; nor, unless it is next to ``L``, on a liberty of an attacker string
-next to ``L``, or rescues another defender string the capture would take
-(captures an attacker string in atari next to it), can it change the
-string the capture makes and its liberties, so whether the capture
-stands: those moves are covered without being played.  Order k >= 2: every
-legal defender move is played and must leave an order k-1 win (cheap, read
-first for all moves) or an order k win.  A pass is covered by the threat
-check.  The attacker never passes.
+defender node covers every legal defender move, by relevance zones
+(``zone``).  Each proven capture carries a zone: points such that every
+position agreeing with this one on them (the same side to move, the same ko
+ban inside them) is a capture too -- order 0: the target whole with the
+points next to it, the capturing move's points and the capturing string
+with two liberties (in atari: whole with its neighbours); an attacker node:
+its move's points and the defender node's zone; a defender node: the
+zone of its pass's proof, closed over the attacker's strings (each brings
+a liberty), and each move read with its child's zone.  A defender node
+first passes: the threat must then be proven (order n - 1 after an order n
+threat).  Only the empty points of the closed zone of that proof are
+read; any other legal move ``d`` is refuted by the same proof, since ``d``
+is outside the zone and takes no attacker stone in it, so afterwards the
+position agrees with the pass's on the zone (with no ko ban in it).  Order
+k >= 2 reads those moves at order k - 1 first (cheap), then the ones left
+at order k.  The attacker never passes.
 
 Ko model (``C_MODEL``): 0 -- the attacker obeys the ko ban, the defender may
 retake any ko at once (unlimited ko threats); 1 -- both obey the simple ko
@@ -46,8 +49,10 @@ be captured, whatever the attacker plays and whoever has ko threats.
 Transposition table ``tt`` (uint64 rows: key0, key1, data): the keys are the
 board's hash words XORed with a mix of the question (order, node kind,
 model, anchor, attacker); data = 1 | result << 1 | remaining plies << 2 |
-move << 16.  A win stored with r plies to spare is reused where at least r
-remain; a failure where at most r remain.
+move << 16 | zone slot << 32.  A win's zone is kept in ``pool``, a ring of
+zones (``ptag``: the key each belongs to).  A win stored with r plies to
+spare is reused where at least r remain and its zone is still in the ring;
+a failure where at most r remain.
 """
 
 import numpy as np
@@ -70,6 +75,7 @@ from .layout import (
     PASS,
     ix,
 )
+from .zone import C_LGEN, C_MARKGEN, close, copy, examine, examine_move, hold, merge, new_gen
 
 # ctx fields
 C_NODES = 0
@@ -79,10 +85,13 @@ C_MODEL = 3
 C_ATTACKER = 4
 C_ROOTSP = 5
 C_CAP = 6
-C_MARKGEN = 7
+# 7: zone.C_MARKGEN
 C_HITS = 8
 C_STORES = 9
+C_POOL = 10  # next slot of the zone ring
+# 11: zone.C_LGEN
 CTX_LEN = 16
+assert C_MARKGEN == 7 and C_LGEN == 11
 
 KIND_A, KIND_D, KIND_ROOT = 0, 1, 2
 MAX_CAP = 120  # plies below the root at most
@@ -91,16 +100,21 @@ ROW = MAXPOS + 8  # mv row: candidates of one ply
 NO_ENTRY = -1
 
 
-def new_context(entries):
+def new_context(entries, slots):
     """ctx, the table (``entries`` a power of two), candidate rows, principal
-    lines, a scratch mark array and Benson's scratch arrays."""
+    lines, two scratch mark rows, Benson's scratch arrays, the zone of each
+    ply's node, and the ring of the table's zones (``slots`` zones and the
+    key each belongs to)."""
     ctx = np.zeros(CTX_LEN, np.int64)
     tt = np.zeros((entries, 3), np.uint64)
     mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
     pv = np.zeros((MAX_CAP + 4, MAX_CAP + 4), np.int32)
-    mark = np.zeros(MAXPOS, np.int64)
+    mark = np.zeros((2, MAXPOS), np.int64)
     scratch = np.zeros((6, MAXPOS + 1), np.int32)
-    return ctx, tt, mv, pv, mark, scratch
+    zone = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
+    pool = np.zeros((slots, MAXPOS), np.uint8)
+    ptag = np.zeros(slots, np.uint64)
+    return ctx, tt, mv, pv, mark, scratch, zone, pool, ptag
 
 
 # ------------------------------------------------------------- helpers
@@ -116,18 +130,6 @@ def _free(ctx, attacker):
 @njit(cache=True, _nrt=False, inline="always")
 def _ply(s, ctx):
     return s[H_STACKP] - ctx[C_ROOTSP]
-
-
-@njit(cache=True, _nrt=False)
-def new_gen(ctx, mark, field=C_MARKGEN):
-    """A fresh generation for the scratch ``mark`` array, counted in
-    ``ctx[field]`` (the array is cleared when the count would overflow)."""
-    g = ctx[ix(field)] + 1
-    if g > 1 << 60:
-        mark[:] = 0
-        g = 1
-    ctx[ix(field)] = g
-    return g
 
 
 @njit(cache=True, _nrt=False)
@@ -148,8 +150,10 @@ def _keys(hw, ctx, target, order, kind):
 
 
 @njit(cache=True, _nrt=False)
-def _probe(tt, hw, ctx, target, order, kind, rem):
-    """NO_ENTRY, or result * 2**16 + move of a reusable entry."""
+def _probe(tt, pool, ptag, hw, ctx, target, order, kind, rem, z):
+    """NO_ENTRY, or result * 2**16 + move of a reusable entry; a win's zone
+    is copied into ``z`` (a win whose zone has left the ring is not
+    reusable)."""
     k0, k1 = _keys(hw, ctx, target, order, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
     if tt[ix(i), 0] != k0 or tt[ix(i), 1] != k1:
@@ -157,21 +161,33 @@ def _probe(tt, hw, ctx, target, order, kind, rem):
     data = np.int64(tt[ix(i), 2])
     result = (data >> 1) & 1
     stored = (data >> 2) & 0x3FFF
-    if (result == 1 and stored <= rem) or (result == 0 and stored >= rem):
-        ctx[C_HITS] += 1
-        return (result << 16) | (data >> 16)
-    return NO_ENTRY
+    if result == 0 and stored < rem:
+        return NO_ENTRY
+    if result == 1:
+        slot = data >> 32
+        if stored > rem or ptag[ix(slot)] != k0:
+            return NO_ENTRY
+        copy(z, pool[ix(slot)])
+    ctx[C_HITS] += 1
+    return (result << 16) | ((data >> 16) & 0xFFFF)
 
 
 @njit(cache=True, _nrt=False)
-def _store(tt, hw, ctx, target, order, kind, rem, result, move):
+def _store(tt, pool, ptag, hw, ctx, target, order, kind, rem, result, move, z):
+    """Keep a result, and a win's zone ``z`` in the next slot of the ring."""
     if ctx[C_ABORT]:
         return
     k0, k1 = _keys(hw, ctx, target, order, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
+    slot = np.int64(0)
+    if result == 1:
+        slot = ctx[C_POOL] % pool.shape[0]
+        ctx[C_POOL] += 1
+        copy(pool[ix(slot)], z)
+        ptag[ix(slot)] = k0
     tt[ix(i), 0] = k0
     tt[ix(i), 1] = k1
-    tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16))
+    tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16) | (slot << 32))
     ctx[C_STORES] += 1
 
 
@@ -187,21 +203,30 @@ def play_node(s, hw, keys, ctx, pos, color, attacker):
 
 
 @njit(cache=True, _nrt=False)
-def _capture_point(s, hw, keys, ctx, target):
+def _capture_point(s, hw, keys, ctx, mark, z, target):
     """Order 0: the target's last liberty if the attacker may take it there
     and the capture stands, else PASS.  A capture stands unless it leaves
     the capturing string in atari with the defender allowed to take it at
-    once (a snapback, or a ko the model lets the defender retake)."""
+    once (a snapback, or a ko the model lets the defender retake).  On a
+    capture ``z`` is its zone: the target whole with the points next to it,
+    the move's points (``examine_move``), and the capturing string with two
+    liberties -- or, in atari, whole with the points next to it."""
     o = s[ix(ORIGIN + target)]
     if s[ix(NLIB + o)] != 1:
         return PASS
     lib = s[ix(LIBS + o * MAXLIBS)]
+    z[:] = 0
+    examine(s, z, o)
+    examine_move(s, ctx, mark, z, lib)
     if not push_move(s, hw, keys, lib, ctx[C_ATTACKER], _free(ctx, True)):
         return PASS
     x = s[ix(ORIGIN + lib)]
-    stands = s[ix(NLIB + x)] != 1 or not legal(
-        s, s[ix(LIBS + x * MAXLIBS)], 3 - ctx[C_ATTACKER], _free(ctx, False)
-    )
+    stands = True
+    if s[ix(NLIB + x)] == 1:
+        stands = not legal(s, s[ix(LIBS + x * MAXLIBS)], 3 - ctx[C_ATTACKER], _free(ctx, False))
+        examine(s, z, x)
+    else:
+        hold(s, ctx, mark, z, x, 2, PASS)
     popgo(s, hw, keys)
     return lib if stands else PASS
 
@@ -284,142 +309,98 @@ def _weak_string_moves(s, mv, mark, g, ply, n, x):
     return n
 
 
-@njit(cache=True, _nrt=False)
-def _order1_replies(s, ctx, mv, mark, ply, target):
-    """The defender's moves that can refute an order 1 threat (the target
-    has one liberty ``L``): ``L``; the last liberty of each attacker string
-    in atari next to the target; the empty points next to ``L`` and the
-    liberties of the attacker strings next to ``L``, and the rescues (last
-    liberties of attacker strings in atari next to them) of the other
-    defender strings the capture at ``L`` would take (these alone change
-    the string the capture makes and its liberties, so whether it stands).  Every other move
-    leaves the same capture on: see the module notes."""
-    w = s[H_W]
-    g = new_gen(ctx, mark)
-    o = s[ix(ORIGIN + target)]
-    lib = s[ix(LIBS + o * MAXLIBS)]
-    n = add_empty(s, mv, ply, 0, lib, mark, g)
-    attacker = ctx[C_ATTACKER]
-    p = o
-    while True:
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
-                n = add_empty(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + q)] * MAXLIBS)], mark, g)
-        p = s[ix(NEXT + p)]
-        if p == o:
-            break
-    for q in (lib - 1, lib + 1, lib - w, lib + w):
-        n = add_empty(s, mv, ply, n, q, mark, g)
-        if s[ix(COLOR + q)] == 3 - attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
-            # another string the capture would take: moves that rescue it
-            n = _weak_string_moves(s, mv, mark, g, ply, n, s[ix(ORIGIN + q)])
-        elif s[ix(COLOR + q)] == attacker:
-            x = s[ix(ORIGIN + q)]
-            if s[ix(NLIB + x)] > MAXLIBS:
-                return _all_moves(s, mv, ply)
-            for k in range(s[ix(NLIB + x)]):
-                n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def _all_moves(s, mv, ply):
-    """Every empty point (legality is checked when it is played)."""
-    w = s[H_W]
-    n = 0
-    for p in range(w + 1, MAXPOS - w):
-        if s[ix(COLOR + p)] == EMPTY:
-            mv[ix(ply), ix(n)] = p
-            n += 1
-    return n
-
-
 # --------------------------------------------------------------- search
 
 
 @njit(cache=True, _nrt=False)
-def _search(s, hw, keys, ctx, tt, mv, pv, mark, target, n, kind):
-    """One node, its result 1 (proven capture) or 0.  ``KIND_A``: the
-    attacker to move, a lambda-tree of order <= n.  ``KIND_D``: the defender
-    to move after an order n threat; every legal reply must leave an order
-    <= n win.  ``KIND_ROOT``: the defender to move at the root; every legal
-    move and the pass must leave a win of order <= n.  (One recursive
-    function: numba's cache does not take mutual recursion.)"""
+def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kind):
+    """One node, its result 1 (a proven capture, its zone in ``zone[ply]``)
+    or 0.  ``KIND_A``: the attacker to move, a lambda-tree of order <= n.
+    ``KIND_D``: the defender to move after the attacker's move, a threat of
+    order n when a pass loses to an order n - 1 tree; every legal reply
+    must then leave an order <= n win.  ``KIND_ROOT``: the defender to move
+    at the root; a pass and every legal move must lose to order <= n.  The
+    replies read: ``_replies``.  (One recursive function: numba's cache
+    does not take mutual recursion.)"""
     ply = _ply(s, ctx)
     t, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types to recurse
     pv[ix(ply), 0] = 0
+    z = zone[ix(ply)]
     if ctx[C_ABORT]:
         return np.int64(0)
     if kind == KIND_A:
-        first = _shortcut(s, hw, keys, ctx, pv, ply, target, n)
+        first = _shortcut(s, hw, keys, ctx, pv, mark, z, ply, target, n)
         if first >= 0:
             return first
-        if _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n - 1), ka) == 1:
+        if _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, np.int64(n - 1), ka):
             return np.int64(1)
-        count = _candidates(s, ctx, mv, mark, ply, target, n)
-        lo = n
-    else:
-        if ply + 2 > ctx[C_CAP] and kind == KIND_D:
-            return np.int64(0)
-        count, lo = _replies(s, ctx, mv, mark, ply, target, n, kind)
+    elif ply + 2 > ctx[C_CAP] and kind == KIND_D:
+        return np.int64(0)
     rem = ctx[C_CAP] - ply
-    hit = _probe(tt, hw, ctx, target, n, kind, rem)
+    hit = _probe(tt, pool, ptag, hw, ctx, target, n, kind, rem, z)
     if hit != NO_ENTRY:
         if kind == KIND_A and hit >> 16 == 1:
             pv[ix(ply), 0] = 1
             pv[ix(ply), 1] = hit & 0xFFFF
         return np.int64(hit >> 16)
-    attacker = ctx[C_ATTACKER]
-    color = attacker if kind == KIND_A else 3 - attacker
+    color = ctx[C_ATTACKER] if kind == KIND_A else 3 - ctx[C_ATTACKER]
+    if kind == KIND_A:
+        count, lo = _candidates(s, ctx, mv, mark[0], ply, target, n), n
+    else:  # the threat: the defender passes
+        r, sub = np.int64(0), np.int64(n - 1 if kind == KIND_D else n)
+        if play_node(s, hw, keys, ctx, PASS, color, False):
+            r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, sub, ka)
+            popgo(s, hw, keys)
+        if r == 0:
+            _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(0), z)
+            return r
+        count = _replies(s, ctx, mv, mark, z, zone[ix(ply + 1)], ply, 3 - color)
+        lo = n if kind == KIND_D and n == 1 else sub if kind == KIND_D else 0
     for k in range(lo, n + 1):
-        left = 0
-        hardest = np.int64(-1)  # the line: the hardest move of the last pass
+        left, hardest = 0, np.int64(-1)  # the line: the hardest move of the last pass
+        sub, child = (np.int64(n), kd) if kind == KIND_A else (np.int64(k), ka)
         for i in range(count):
             m = mv[ix(ply), ix(i)]
+            if kind != KIND_A and k == lo:
+                examine_move(s, ctx, mark, z, m)  # how it is played, legal or not
             if not play_node(s, hw, keys, ctx, m, color, kind == KIND_A):
                 continue
             before = ctx[C_NODES]
-            r = np.int64(0)
-            if kind != KIND_A:
-                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(k), ka)
-            elif s[ix(COLOR + target)] != EMPTY and play_node(
-                s, hw, keys, ctx, PASS, 3 - attacker, False
-            ):
-                # a threat: after a pass, an order n - 1 win (a ko capture that order
-                # 0 did not count is skipped)
-                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n - 1), ka)
-                popgo(s, hw, keys)
-                if r == 1:
-                    r = _search(s, hw, keys, ctx, tt, mv, pv, mark, t, np.int64(n), kd)
+            r = np.int64(0)  # a removal that did not stand (the target gone) is no threat
+            if kind != KIND_A or s[ix(COLOR + target)] != EMPTY:
+                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, sub, child)
             popgo(s, hw, keys)
             if ctx[C_ABORT]:
                 return np.int64(0)
             if kind == KIND_A:
                 if r == 1:
-                    _store(tt, hw, ctx, target, n, kind, rem, r, np.int64(m))
+                    _won(s, ctx, mark, z, zone[ix(ply + 1)], m)
+                    _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(m), z)
                     _line(pv, ply, m)
                     return r
             elif r == 0 and k == n:  # a refutation
-                _store(tt, hw, ctx, target, n, kind, rem, r, np.int64(m))
+                _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(m), z)
                 return r
             elif r == 0:
                 mv[ix(ply), ix(left)] = m  # left <= i: the list is read ahead of the writes
                 left += 1
-            elif ctx[C_NODES] - before > hardest:
-                hardest = ctx[C_NODES] - before
-                _line(pv, ply, m)
+            else:
+                merge(z, zone[ix(ply + 1)])
+                if ctx[C_NODES] - before > hardest:
+                    hardest = ctx[C_NODES] - before
+                    _line(pv, ply, m)
         count = left
     result = np.int64(0 if kind == KIND_A else 1)
-    _store(tt, hw, ctx, target, n, kind, rem, result, np.int64(0))
+    _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, result, np.int64(0), z)
     return result
 
 
 @njit(cache=True, _nrt=False)
-def _shortcut(s, hw, keys, ctx, pv, ply, target, n):
-    """Attacker node: 1 when the capture is on now (order 0), 0 when no
-    order n tree can win (more than n + 1 liberties: each attacker move
-    takes one at most; or no room left), -1 to search."""
-    lib = _capture_point(s, hw, keys, ctx, target)
+def _shortcut(s, hw, keys, ctx, pv, mark, z, ply, target, n):
+    """Attacker node: 1 when the capture is on now (order 0; its zone in
+    ``z``), 0 when no order n tree can win (more than n + 1 liberties: each
+    attacker move takes one at most; or no room left), -1 to search."""
+    lib = _capture_point(s, hw, keys, ctx, mark, z, target)
     if lib != PASS and ply + 1 <= ctx[C_CAP]:
         pv[ix(ply), 0] = 1
         pv[ix(ply), 1] = lib
@@ -430,19 +411,33 @@ def _shortcut(s, hw, keys, ctx, pv, ply, target, n):
 
 
 @njit(cache=True, _nrt=False)
-def _replies(s, ctx, mv, mark, ply, target, n, kind):
-    """Defender node: (count, lowest order) -- the moves into mv[ply] and
-    the order they are read at first.  After an order 1 threat the moves
-    that can refute it, read at order 1; otherwise every empty point (a
-    pass too at the root), read at orders lo..n in turn, each order keeping
-    only the moves the one below did not refute."""
-    if kind == KIND_D and n == 1 and s[ix(NLIB + s[ix(ORIGIN + target)])] == 1:
-        return _order1_replies(s, ctx, mv, mark, ply, target), n
-    count = _all_moves(s, mv, ply)
-    if kind == KIND_D:
-        return count, n - 1
-    mv[ix(ply), ix(count)] = PASS
-    return count + 1, 0
+def _won(s, ctx, mark, z, child, m):
+    """An attacker node won by ``m``: its zone is the defender node's
+    ``child`` and ``m``'s points."""
+    copy(z, child)
+    examine_move(s, ctx, mark, z, m)
+
+
+@njit(cache=True, _nrt=False)
+def _replies(s, ctx, mv, mark, z, child, ply, attacker):
+    """Defender node whose pass lost to a proof with zone ``child``: the
+    moves to read into mv[ply], their count.  ``z`` (the node's zone) starts
+    as ``child`` closed over the attacker's strings (each brings one
+    liberty), and the moves are its empty points.  Any other legal
+    defender move ``d`` is refuted by the pass's proof: ``d`` is outside the
+    zone and takes no attacker stone in it (each has a liberty there), so
+    after ``d`` the position agrees with the pass's on its zone, with no ko
+    ban inside it.  The node's zone grows by each move read and its
+    child's zone."""
+    copy(z, child)
+    close(s, ctx, mark, z, attacker)
+    w = s[H_W]
+    n = 0
+    for p in range(w + 1, MAXPOS - w):
+        if z[ix(p)] and s[ix(COLOR + p)] == EMPTY:
+            mv[ix(ply), ix(n)] = p
+            n += 1
+    return n
 
 
 # -------------------------------------------------------------- roots
@@ -460,24 +455,54 @@ def _root(s, ctx, target, model, cap, max_nodes):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def prove_win(s, hw, keys, ctx, tt, mv, pv, mark, target, model, order, cap, max_nodes):
+def prove_win(
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, max_nodes
+):
     """Attacker to move: 1 proven capture (move and line in pv[0]), 0 none
     found, -1 node budget spent.  The position is left as it was."""
     _root(s, ctx, target, model, cap, max_nodes)
     r = _search(
-        s, hw, keys, ctx, tt, mv, pv, mark, np.int64(target), np.int64(order), np.int64(KIND_A)
+        s,
+        hw,
+        keys,
+        ctx,
+        tt,
+        mv,
+        pv,
+        mark,
+        zone,
+        pool,
+        ptag,
+        np.int64(target),
+        np.int64(order),
+        np.int64(KIND_A),
     )
     return -1 if ctx[C_ABORT] else r
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def prove_lost(s, hw, keys, ctx, tt, mv, pv, mark, target, model, order, cap, max_nodes):
+def prove_lost(
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, max_nodes
+):
     """Defender to move: 1 when every legal defender move, a pass included,
     leaves a proven capture (the hardest reply's line in pv[0]), 0 when
     some move is not refuted, -1 node budget spent."""
     _root(s, ctx, target, model, cap, max_nodes)
     r = _search(
-        s, hw, keys, ctx, tt, mv, pv, mark, np.int64(target), np.int64(order), np.int64(KIND_ROOT)
+        s,
+        hw,
+        keys,
+        ctx,
+        tt,
+        mv,
+        pv,
+        mark,
+        zone,
+        pool,
+        ptag,
+        np.int64(target),
+        np.int64(order),
+        np.int64(KIND_ROOT),
     )
     return -1 if ctx[C_ABORT] else r
 
@@ -598,7 +623,7 @@ def pass_alive(s, ctx, mark, sc, target):
     sc[3][:MAXPOS] = 1
     sc[4][:nreg] = 1
     while True:
-        a = _drop_blocks(s, ctx, mark, sc, color)
+        a = _drop_blocks(s, ctx, mark[0], sc, color)
         b = _drop_regions(s, sc, nreg, color)
         if not a and not b:
             break

@@ -21,7 +21,7 @@ win too.  The zone holds what the proof looked at:
 * a leaf: the target's stones and ``escape`` of its liberties;
 * a move ``m`` of either side: ``m``, its neighbours, and each string next
   to it -- whole, with every point next to it, when ``m`` takes its last
-  liberty; else its stones and one liberty besides ``m`` (``_hold``);
+  liberty; else its stones and one liberty besides ``m`` (``zone.hold``);
 * a defender node: its move's points and its child's zone;
 * an attacker node: its read set and the zones of its moves' children.
 
@@ -53,7 +53,6 @@ from numba import njit
 from . import loading  # noqa: F401  (installed before the first @njit)
 from .board import libs_after, popgo
 from .layout import (
-    BLACK,
     COLOR,
     EMPTY,
     H_KO,
@@ -66,7 +65,6 @@ from .layout import (
     NLIB,
     ORIGIN,
     PASS,
-    WHITE,
     ix,
 )
 from .prover import (
@@ -79,16 +77,15 @@ from .prover import (
     C_ROOTSP,
     add_empty,
     mix,
-    new_gen,
     play_node,
 )
+from .zone import close, copy, examine, examine_move, hold, merge, new_gen
 
 # ctx fields: the prover's first eight (nodes, budget, abort, ko model,
 # attacker, root stackp, ply cap, mark generation), then these
 C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
-C_POOL = 10  # next zone slot of the ring
-C_LGEN = 11  # mark generation of _hold's liberties (mark[1])
+C_POOL = 10  # next zone slot of the ring; 11 is zone.C_LGEN
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -103,7 +100,7 @@ def new_context(entries, slots):
     """ctx, the table (``entries`` a power of two), the zone ring
     (``slots`` zones and their tags), node zones and null-move zones per
     ply,
-    candidate rows and two scratch mark rows (candidates; ``_hold``'s
+    candidate rows and two scratch mark rows (candidates; ``zone.hold``'s
     liberties)."""
     ctx = np.zeros(CTX_LEN, np.int64)
     tt = np.zeros((entries, 3), np.uint64)
@@ -115,114 +112,6 @@ def new_context(entries, slots):
     mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
     mark = np.zeros((2, MAXPOS), np.int64)
     return ctx, tt, pool, ptag, zone, ezone, tried, mv, mark
-
-
-# ------------------------------------------------------------- zones
-
-
-@njit(cache=True, _nrt=False)
-def _examine(s, z, o):
-    """Put the string ``o`` and every point next to it in the zone (it has
-    no liberty but those: a string about to be captured)."""
-    w = s[H_W]
-    p = o
-    while True:
-        z[ix(p)] = 1
-        for q in (p - 1, p + 1, p - w, p + w):
-            z[ix(q)] = 1
-        p = s[ix(NEXT + p)]
-        if p == o:
-            break
-
-
-@njit(cache=True, _nrt=False)
-def _hold(s, ctx, mark, z, o, k, skip):
-    """Put the string ``o``'s stones and ``k`` of its liberties other than
-    ``skip`` (all, if it has fewer) in the zone, preferring liberties
-    already there: then in every position that agrees on the zone the
-    string holds these stones and has at least those liberties."""
-    w = s[H_W]
-    lmark = mark[1]
-    g = new_gen(ctx, lmark, C_LGEN)
-    have = 0
-    p = o
-    while True:  # the stones, and the liberties the zone has already
-        z[ix(p)] = 1
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == EMPTY and q != skip and lmark[ix(q)] != g:
-                lmark[ix(q)] = g
-                if z[ix(q)]:
-                    have += 1
-        p = s[ix(NEXT + p)]
-        if p == o:
-            break
-    while have < k:  # more liberties, until k or none is left
-        q = _free_liberty(s, lmark, g, z, o)
-        if q < 0:
-            break
-        z[ix(q)] = 1
-        have += 1
-
-
-@njit(cache=True, _nrt=False)
-def _free_liberty(s, lmark, g, z, o):
-    """A liberty of ``o`` (marked ``g`` by ``_hold``) not in the zone, or -1."""
-    w = s[H_W]
-    p = o
-    while True:
-        for q in (p - 1, p + 1, p - w, p + w):
-            if lmark[ix(q)] == g and not z[ix(q)]:
-                return q
-        p = s[ix(NEXT + p)]
-        if p == o:
-            return np.int64(-1)
-
-
-@njit(cache=True, _nrt=False)
-def _examine_move(s, ctx, mark, z, m):
-    """Before ``m`` is played: what decides its legality and what it
-    captures -- ``m`` and its neighbours; each string next to it whose last
-    liberty ``m`` is, whole with every point next to it (taken, or no
-    liberty to lend), any other its stones and one liberty besides ``m``."""
-    w = s[H_W]
-    z[ix(m)] = 1
-    for q in (m - 1, m + 1, m - w, m + w):
-        z[ix(q)] = 1
-        c = s[ix(COLOR + q)]
-        if c == BLACK or c == WHITE:
-            x = s[ix(ORIGIN + q)]
-            if s[ix(NLIB + x)] == 1:
-                _examine(s, z, x)
-            else:
-                _hold(s, ctx, mark, z, x, 1, m)
-
-
-@njit(cache=True, _nrt=False)
-def _close(s, ctx, mark, z, defender):
-    """Each defender stone in the zone brings its string's stones and one
-    liberty: no attacker move outside the zone can then capture it."""
-    seen = mark[0]
-    g = new_gen(ctx, seen)
-    w = s[H_W]
-    for p in range(w + 1, MAXPOS - w):
-        if z[ix(p)] and s[ix(COLOR + p)] == defender:
-            o = s[ix(ORIGIN + p)]
-            if seen[ix(o)] != g:
-                seen[ix(o)] = g
-                _hold(s, ctx, mark, z, o, 1, PASS)
-
-
-@njit(cache=True, _nrt=False)
-def _merge(z, child):
-    for p in range(MAXPOS):
-        if child[ix(p)]:
-            z[ix(p)] = 1
-
-
-@njit(cache=True, _nrt=False)
-def _copy(z, other):
-    for p in range(MAXPOS):
-        z[ix(p)] = other[ix(p)]
 
 
 # ------------------------------------------------------------- table
@@ -249,7 +138,7 @@ def _probe(tt, pool, ptag, hw, ctx, target, kind, rem, z):
     slot = data >> 16
     if stored > rem or ptag[ix(slot)] != k0:
         return NO_ENTRY
-    _copy(z, pool[ix(slot)])
+    copy(z, pool[ix(slot)])
     return np.int64(1)
 
 
@@ -263,7 +152,7 @@ def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
     if result == 1:
         slot = ctx[C_POOL] % pool.shape[0]
         ctx[C_POOL] += 1
-        _copy(pool[ix(slot)], z)
+        copy(pool[ix(slot)], z)
         ptag[ix(slot)] = k0
     tt[ix(i), 0] = k0
     tt[ix(i), 1] = k1
@@ -407,7 +296,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
             for i in range(n):
                 m = mv[ix(ply), ix(i)]
                 t[ix(m)] = 1
-                _examine_move(s, ctx, mark, z, m)
+                examine_move(s, ctx, mark, z, m)
                 if not play_node(s, hw, keys, ctx, m, attacker, True):
                     continue  # suicide: decided by the points just examined
                 r = np.int64(0)  # a removal of the target is the attacker's win
@@ -418,13 +307,13 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 popgo(s, hw, keys)
                 if r == 0:
                     break
-                _merge(z, zone[ix(ply + 1)])
+                merge(z, zone[ix(ply + 1)])
             n = 0
             if r == 1 and widen:  # the zone is the read set: read its new points
-                _merge(e, z)
-                _close(s, ctx, mark, e, 3 - attacker)
+                merge(e, z)
+                close(s, ctx, mark, e, 3 - attacker)
                 n = _open_points(s, ctx, mark, e, t, mv, ply, target)
-        _merge(z, e)  # the zone holds the closed read set
+        merge(z, e)  # the zone holds the closed read set
     else:
         n = _defences(s, ctx, mark, mv, ply, target)
         _order(s, mv, ply, n, target, 3 - attacker)
@@ -448,9 +337,9 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
 def _defended(s, ctx, mark, z, child, d, ply):
     """A defender node won by ``d``: its zone is the child's and ``d``'s
     points; at the root ``d`` is the answer."""
-    _copy(z, child)
+    copy(z, child)
     if d != PASS:
-        _examine_move(s, ctx, mark, z, d)
+        examine_move(s, ctx, mark, z, d)
     if ply == 0:
         ctx[C_MOVE] = d
 
@@ -462,11 +351,11 @@ def _read_set(s, ctx, mark, e, z, child, target, widen):
     it; closed (``_close``)."""
     if widen:
         e[:] = 0
-        _examine(s, e, s[ix(ORIGIN + target)])
+        examine(s, e, s[ix(ORIGIN + target)])
     else:
-        _copy(e, child)
-    _close(s, ctx, mark, e, 3 - ctx[C_ATTACKER])
-    _copy(z, e)
+        copy(e, child)
+    close(s, ctx, mark, e, 3 - ctx[C_ATTACKER])
+    copy(z, e)
 
 
 @njit(cache=True, _nrt=False)
@@ -478,7 +367,7 @@ def _leaf(s, ctx, mark, z, target, kind, ply):
         return np.int64(0)
     o = s[ix(ORIGIN + target)]
     if kind == KIND_A and s[ix(NLIB + o)] >= ctx[C_ESCAPE]:
-        _hold(s, ctx, mark, z, o, ctx[C_ESCAPE], PASS)
+        hold(s, ctx, mark, z, o, ctx[C_ESCAPE], PASS)
         return np.int64(1)
     if ctx[C_CAP] - ply < 2:
         return np.int64(0)

@@ -133,6 +133,62 @@ def test_ladder_swapped_colours():
     attack_checked(pos, "E5", 1, {pt(pos, "E4"), pt(pos, "F5")}, max_order=1)
 
 
+def on_19(diagram):
+    """The diagram in the lower left corner of an empty 19x19 board."""
+    grid = [line.split() for line in diagram.strip().splitlines()]
+    pad = [" ".join("." * 19)] * (19 - len(grid))
+    return "\n".join(pad + [" ".join(row) + " ." * (19 - len(row)) for row in grid])
+
+
+def test_zones_read_only_the_moves_that_can_matter():
+    """After the ladder's first atari on 19x19, the defender to move is
+    proven lost without playing each of the board's empty points (every
+    one would be a node): the moves outside the zone of the proof after a
+    pass are refuted by it."""
+    pos = position(on_19(LADDER))
+    assert pos.trymove("F5", "b")  # the ladder runs to the lower edge
+    p = prover(max_order=1)
+    result = unchanged_after(pos, lambda: p.defend(pos, "E5", safety=False))
+    assert result.proven and result.code == 0, result
+    empty = sum(1 for r in range(19) for c in range(19) if pos.color_at((r, c)) == 0)
+    assert result.nodes < empty / 2, (result.nodes, empty)
+    pos.popgo()
+
+
+def test_a_ladder_proof_zone_holds_its_path():
+    """The zone of the ladder's proof (``Prover.zone[0]`` after the proof)
+    holds every move of its line, which runs to the edge, and not the far
+    corners: a defender stone on the path must be read, one in a corner
+    need not."""
+    pos = position(on_19(LADDER))
+    p = prover(max_order=1)
+    result = p.attack(pos, "E5")
+    assert result.code == 1 and len(result.line) >= 10, result
+    zone = p.zone[0]
+    assert all(zone[pos.pos(pt)] for pt in result.line)
+    assert not zone[pos.pos("A19")] and not zone[pos.pos("T1")]
+
+
+def test_a_rescue_by_capture_outside_the_zone_is_read():
+    """White's B1 has one liberty (A1, where white would have none), but
+    the black string next to it is in atari at E1, a point the capture at
+    A1 does not look at.  The zone is closed over black's strings (each
+    brings a liberty), so E1 is read and white is not proven lost."""
+    pos = position("""
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+X X O O . . .
+. O X X . . .
+""")
+    p = prover(max_order=1)
+    assert p.attack(pos, "B1").code == 1
+    result = unchanged_after(pos, lambda: p.defend(pos, "B1", safety=False))
+    assert not result.proven, result
+
+
 def test_ladder_breaker_stops_the_ladder():
     pos = position(BROKEN_LADDER)
     result = prover(max_order=1).attack(pos, "E5")
@@ -236,8 +292,11 @@ def test_inside_trymoves_and_errors():
 
 
 def test_table_size_follows_the_budget():
-    assert Prover(table_mb=1).table_entries * 24 <= 2**20
-    assert Prover(table_mb=8).table_entries * 24 > 2**22
+    """A quarter of the bytes for the capture search's table, and a quarter
+    for the ring of its zones."""
+    assert Prover(table_mb=1).table_entries * 24 * 4 <= 2**20
+    assert Prover(table_mb=8).table_entries * 24 * 4 > 2**22
+    assert Prover(table_mb=8).pool.nbytes <= 2**21 < 2 * Prover(table_mb=8).pool.nbytes
     assert Position(5).size == 5
 
 

@@ -8,8 +8,9 @@ that leaves the capturing string in atari, the defender allowed to take
 it at once -- a snapback or a ko retake -- does not count yet).  Every
 proven answer must agree with it: a proven capture (codes 1..3, each under
 its model) must be a capture within the cap, since the prover's lines are
-capped the same way; a pass-alive string (attack 0) must survive; a defend
-0 must lose to every move; a defend 1 must survive after its move.
+capped the same way; a string proven safe (attack 0) must survive; a defend
+0 must lose to every move; a defend 1, 2 or 3 must survive after its move
+under the ko models its code holds under.
 """
 
 import random
@@ -23,6 +24,7 @@ from gogame.kernel.layout import BLACK, EMPTY, WHITE
 # model -> (the attacker may retake a ko at once, the defender may)
 FREE = {0: (False, True), 1: (False, False), 2: (True, False)}
 CODE_MODEL = {1: 0, 2: 1, 3: 2}
+SAFE_MODELS = {1: (0, 1, 2), 2: (0, 1), 3: (0,)}  # a defend code -> the models it holds under
 
 
 class Exhaustive:
@@ -139,7 +141,9 @@ def check_answer(pos, target, which, result, cap):
     elif result.code == 0:
         assert Exhaustive(pos, target, 0).defend(cap), (pos.diagram(), target, result)
     else:
-        for model in FREE:
+        # code 1: safe under model 2 (the attacker retakes every ko), so
+        # under every model; 2: under model 1, so 0 too; 3: under model 0
+        for model in SAFE_MODELS[result.code]:
             ex = Exhaustive(pos, target, model)
             if result.move is not None:
                 assert ex._play(result.move, False)
