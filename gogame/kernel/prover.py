@@ -59,7 +59,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .board import legal, popgo, push_move
+from .board import legal, libs_after, popgo, push_move
 from .layout import (
     COLOR,
     EMPTY,
@@ -354,7 +354,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
         if r == 0:
             _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(0), z)
             return r
-        count = _replies(s, ctx, mv, mark, z, zone[ix(ply + 1)], ply, 3 - color)
+        count = _replies(s, ctx, mv, mark, z, zone[ix(ply + 1)], ply, target, 3 - color)
         lo = n if kind == KIND_D and n == 1 else sub if kind == KIND_D else 0
     for k in range(lo, n + 1):
         left, hardest = 0, np.int64(-1)  # the line: the hardest move of the last pass
@@ -419,7 +419,7 @@ def _won(s, ctx, mark, z, child, m):
 
 
 @njit(cache=True, _nrt=False)
-def _replies(s, ctx, mv, mark, z, child, ply, attacker):
+def _replies(s, ctx, mv, mark, z, child, ply, target, attacker):
     """Defender node whose pass lost to a proof with zone ``child``: the
     moves to read into mv[ply], their count.  ``z`` (the node's zone) starts
     as ``child`` closed over the attacker's strings (each brings one
@@ -428,7 +428,8 @@ def _replies(s, ctx, mv, mark, z, child, ply, attacker):
     zone and takes no attacker stone in it (each has a liberty there), so
     after ``d`` the position agrees with the pass's on its zone, with no ko
     ban inside it.  The node's zone grows by each move read and its
-    child's zone."""
+    child's zone.  The moves are sorted, the likeliest escapes first
+    (``order_replies``)."""
     copy(z, child)
     close(s, ctx, mark, z, attacker)
     w = s[H_W]
@@ -437,7 +438,36 @@ def _replies(s, ctx, mv, mark, z, child, ply, attacker):
         if z[ix(p)] and s[ix(COLOR + p)] == EMPTY:
             mv[ix(ply), ix(n)] = p
             n += 1
+    order_replies(s, mv, ply, n, target, 3 - attacker)
     return n
+
+
+@njit(cache=True, _nrt=False)
+def order_replies(s, mv, ply, n, target, defender):
+    """Sort the defender's ``n`` moves in mv[ply] by the target's liberties
+    after each, most first (a stable insertion sort, without playing them;
+    a move not next to the target counts its liberties now; a pass goes
+    last): the likeliest escapes first.  mv[ply + 1] is the scratch row."""
+    w = s[H_W]
+    o = s[ix(ORIGIN + target)]
+    score = mv[ix(ply + 1)]  # scratch: the next ply's row is free until then
+    for i in range(n):
+        m = mv[ix(ply), ix(i)]
+        score[ix(i)] = -1
+        if m != PASS:
+            score[ix(i)] = s[ix(NLIB + o)]
+            for q in (m - 1, m + 1, m - w, m + w):
+                if s[ix(ORIGIN + q)] == o and s[ix(COLOR + q)] == defender:
+                    score[ix(i)] = libs_after(s, m, defender, MAXLIBS)
+    for i in range(1, n):
+        m, v = mv[ix(ply), ix(i)], score[ix(i)]
+        j = i - 1
+        while j >= 0 and score[ix(j)] < v:
+            mv[ix(ply), ix(j + 1)] = mv[ix(ply), ix(j)]
+            score[ix(j + 1)] = score[ix(j)]
+            j -= 1
+        mv[ix(ply), ix(j + 1)] = m
+        score[ix(j + 1)] = v
 
 
 # -------------------------------------------------------------- roots

@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .board import libs_after, popgo
+from .board import popgo
 from .layout import (
     COLOR,
     EMPTY,
@@ -77,6 +77,7 @@ from .prover import (
     C_ROOTSP,
     add_empty,
     mix,
+    order_replies,
     play_node,
 )
 from .zone import close, copy, examine, examine_move, hold, merge, new_gen
@@ -223,35 +224,6 @@ def _defences(s, ctx, mark, mv, ply, target):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
-def _order(s, mv, ply, n, target, defender):
-    """Sort the defender's ``n`` tries by the target's liberties after
-    each, most first (a stable insertion sort, without playing them; a move
-    not next to the target counts its liberties now; the pass stays last):
-    a move that reaches ``escape`` liberties ends the line at once, with
-    the smallest zone."""
-    w = s[H_W]
-    o = s[ix(ORIGIN + target)]
-    score = mv[ix(ply + 1)]  # scratch: the next ply's row is free until then
-    for i in range(n):
-        m = mv[ix(ply), ix(i)]
-        score[ix(i)] = -1
-        if m != PASS:
-            score[ix(i)] = s[ix(NLIB + o)]
-            for q in (m - 1, m + 1, m - w, m + w):
-                if s[ix(ORIGIN + q)] == o and s[ix(COLOR + q)] == defender:
-                    score[ix(i)] = libs_after(s, m, defender, MAXLIBS)
-    for i in range(1, n):
-        m, v = mv[ix(ply), ix(i)], score[ix(i)]
-        j = i - 1
-        while j >= 0 and score[ix(j)] < v:
-            mv[ix(ply), ix(j + 1)] = mv[ix(ply), ix(j)]
-            score[ix(j + 1)] = score[ix(j)]
-            j -= 1
-        mv[ix(ply), ix(j + 1)] = m
-        score[ix(j + 1)] = v
-
-
 # --------------------------------------------------------------- search
 
 
@@ -316,7 +288,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
         merge(z, e)  # the zone holds the closed read set
     else:
         n = _defences(s, ctx, mark, mv, ply, target)
-        _order(s, mv, ply, n, target, 3 - attacker)
+        order_replies(s, mv, ply, n, target, 3 - attacker)
         d = PASS
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
