@@ -75,7 +75,20 @@ from .layout import (
     PASS,
     ix,
 )
-from .zone import C_LGEN, C_MARKGEN, close, copy, examine, examine_move, hold, merge, new_gen
+from .zone import (
+    C_LGEN,
+    C_MARKGEN,
+    C_POOL,
+    close,
+    copy,
+    examine,
+    examine_move,
+    hold,
+    keep,
+    merge,
+    new_gen,
+    recall,
+)
 
 # ctx fields
 C_NODES = 0
@@ -88,10 +101,9 @@ C_CAP = 6
 # 7: zone.C_MARKGEN
 C_HITS = 8
 C_STORES = 9
-C_POOL = 10  # next slot of the zone ring
-# 11: zone.C_LGEN
+# 10: zone.C_POOL, 11: zone.C_LGEN
 CTX_LEN = 16
-assert C_MARKGEN == 7 and C_LGEN == 11
+assert C_MARKGEN == 7 and C_POOL == 10 and C_LGEN == 11
 
 KIND_A, KIND_D, KIND_ROOT = 0, 1, 2
 MAX_CAP = 120  # plies below the root at most
@@ -163,11 +175,8 @@ def _probe(tt, pool, ptag, hw, ctx, target, order, kind, rem, z):
     stored = (data >> 2) & 0x3FFF
     if result == 0 and stored < rem:
         return NO_ENTRY
-    if result == 1:
-        slot = data >> 32
-        if stored > rem or ptag[ix(slot)] != k0:
-            return NO_ENTRY
-        copy(z, pool[ix(slot)])
+    if result == 1 and (stored > rem or not recall(pool, ptag, data >> 32, k0, z)):
+        return NO_ENTRY
     ctx[C_HITS] += 1
     return (result << 16) | ((data >> 16) & 0xFFFF)
 
@@ -179,12 +188,7 @@ def _store(tt, pool, ptag, hw, ctx, target, order, kind, rem, result, move, z):
         return
     k0, k1 = _keys(hw, ctx, target, order, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
-    slot = np.int64(0)
-    if result == 1:
-        slot = ctx[C_POOL] % pool.shape[0]
-        ctx[C_POOL] += 1
-        copy(pool[ix(slot)], z)
-        ptag[ix(slot)] = k0
+    slot = keep(pool, ptag, ctx, z, k0) if result == 1 else np.int64(0)
     tt[ix(i), 0] = k0
     tt[ix(i), 1] = k1
     tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (move << 16) | (slot << 32))
@@ -474,14 +478,21 @@ def order_replies(s, mv, ply, n, target, defender):
 
 
 @njit(cache=True, _nrt=False)
-def _root(s, ctx, target, model, cap, max_nodes):
+def _run(
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, nodes, kind
+):
+    """Read the root node of ``kind``: its result, -1 when the budget of
+    ``nodes`` was spent."""
     ctx[C_NODES] = 0
     ctx[C_ABORT] = 0
-    ctx[C_MAXNODES] = max_nodes
+    ctx[C_MAXNODES] = nodes
     ctx[C_MODEL] = model
     ctx[C_ATTACKER] = 3 - s[ix(COLOR + target)]
     ctx[C_ROOTSP] = s[H_STACKP]
     ctx[C_CAP] = min(cap, MAX_CAP)
+    t, n, k = np.int64(target), np.int64(order), np.int64(kind)
+    r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, n, k)
+    return -1 if ctx[C_ABORT] else r
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -490,24 +501,8 @@ def prove_win(
 ):
     """Attacker to move: 1 proven capture (move and line in pv[0]), 0 none
     found, -1 node budget spent.  The position is left as it was."""
-    _root(s, ctx, target, model, cap, max_nodes)
-    r = _search(
-        s,
-        hw,
-        keys,
-        ctx,
-        tt,
-        mv,
-        pv,
-        mark,
-        zone,
-        pool,
-        ptag,
-        np.int64(target),
-        np.int64(order),
-        np.int64(KIND_A),
-    )
-    return -1 if ctx[C_ABORT] else r
+    tabs = (tt, mv, pv, mark, zone, pool, ptag)
+    return _run(s, hw, keys, ctx, *tabs, target, model, order, cap, max_nodes, KIND_A)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
@@ -517,24 +512,8 @@ def prove_lost(
     """Defender to move: 1 when every legal defender move, a pass included,
     leaves a proven capture (the hardest reply's line in pv[0]), 0 when
     some move is not refuted, -1 node budget spent."""
-    _root(s, ctx, target, model, cap, max_nodes)
-    r = _search(
-        s,
-        hw,
-        keys,
-        ctx,
-        tt,
-        mv,
-        pv,
-        mark,
-        zone,
-        pool,
-        ptag,
-        np.int64(target),
-        np.int64(order),
-        np.int64(KIND_ROOT),
-    )
-    return -1 if ctx[C_ABORT] else r
+    tabs = (tt, mv, pv, mark, zone, pool, ptag)
+    return _run(s, hw, keys, ctx, *tabs, target, model, order, cap, max_nodes, KIND_ROOT)
 
 
 # ------------------------------------------------------------- Benson

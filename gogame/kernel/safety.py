@@ -80,13 +80,13 @@ from .prover import (
     order_replies,
     play_node,
 )
-from .zone import close, copy, examine, examine_move, hold, merge, new_gen
+from .zone import close, copy, examine, examine_move, hold, keep, merge, new_gen, recall
 
 # ctx fields: the prover's first eight (nodes, budget, abort, ko model,
 # attacker, root stackp, ply cap, mark generation), then these
 C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
-C_POOL = 10  # next zone slot of the ring; 11 is zone.C_LGEN
+# 10, 11: zone.C_POOL (the ring's next slot), zone.C_LGEN
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -136,10 +136,8 @@ def _probe(tt, pool, ptag, hw, ctx, target, kind, rem, z):
     stored = (data >> 2) & 0x3FFF
     if result == 0:
         return np.int64(0) if stored >= rem else NO_ENTRY
-    slot = data >> 16
-    if stored > rem or ptag[ix(slot)] != k0:
+    if stored > rem or not recall(pool, ptag, data >> 16, k0, z):
         return NO_ENTRY
-    copy(z, pool[ix(slot)])
     return np.int64(1)
 
 
@@ -149,12 +147,7 @@ def _store(tt, pool, ptag, hw, ctx, target, kind, rem, result, z):
         return
     k0, k1 = _keys(hw, ctx, target, kind)
     i = np.int64(k0 & np.uint64(tt.shape[0] - 1))
-    slot = np.int64(0)
-    if result == 1:
-        slot = ctx[C_POOL] % pool.shape[0]
-        ctx[C_POOL] += 1
-        copy(pool[ix(slot)], z)
-        ptag[ix(slot)] = k0
+    slot = keep(pool, ptag, ctx, z, k0) if result == 1 else np.int64(0)
     tt[ix(i), 0] = k0
     tt[ix(i), 1] = k1
     tt[ix(i), 2] = np.uint64(1 | (result << 1) | (rem << 2) | (slot << 16))

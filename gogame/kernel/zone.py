@@ -14,6 +14,10 @@ these helpers; how each combines them, and why moves outside a zone can be
 left unread, is in those modules.  Not done here: nothing reads a zone to
 choose moves.
 
+A search's table keeps its wins' zones in a ring (``pool``, one zone a
+row; ``ptag``, the table key each row belongs to): ``keep`` writes the
+next row, ``recall`` reads a row back while it still belongs to the key.
+
 Scratch: ``mark`` is two int64 rows; ``new_gen`` hands out generations of a
 row, counted in ``ctx[C_MARKGEN]`` (row 0) and ``ctx[C_LGEN]`` (row 1,
 ``hold``'s liberties).
@@ -25,8 +29,10 @@ from numba import njit
 from . import loading  # noqa: F401  (installed before the first @njit)
 from .layout import BLACK, COLOR, EMPTY, H_W, MAXPOS, NEXT, NLIB, ORIGIN, PASS, WHITE, ix
 
-# the ctx fields of the mark generations (the same in both searches' ctx)
+# the ctx fields of the mark generations and of the ring's next slot (the
+# same in both searches' ctx)
 C_MARKGEN = 7
+C_POOL = 10
 C_LGEN = 11
 
 
@@ -147,3 +153,24 @@ def merge(z, child):
 def copy(z, other):
     for p in range(MAXPOS):
         z[ix(p)] = other[ix(p)]
+
+
+@njit(cache=True, _nrt=False)
+def keep(pool, ptag, ctx, z, tag):
+    """Put zone ``z`` in the ring's next row, for the table key ``tag``;
+    the row's number."""
+    slot = ctx[C_POOL] % pool.shape[0]
+    ctx[C_POOL] += 1
+    copy(pool[ix(slot)], z)
+    ptag[ix(slot)] = tag
+    return slot
+
+
+@njit(cache=True, _nrt=False)
+def recall(pool, ptag, slot, tag, z):
+    """Copy row ``slot`` of the ring into ``z`` if it still belongs to the
+    table key ``tag``; whether it did."""
+    if ptag[ix(slot)] != tag:
+        return False
+    copy(z, pool[ix(slot)])
+    return True
