@@ -359,7 +359,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
             _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(0), z)
             return r
         count = _replies(s, ctx, mv, mark, z, zone[ix(ply + 1)], ply, target, 3 - color)
-        lo = n if kind == KIND_D and n == 1 else sub if kind == KIND_D else 0
+        lo = max(sub, 1) if kind == KIND_D else 0  # order 1 reads its replies once
     for k in range(lo, n + 1):
         left, hardest = 0, np.int64(-1)  # the line: the hardest move of the last pass
         sub, child = (np.int64(n), kd) if kind == KIND_A else (np.int64(k), ka)

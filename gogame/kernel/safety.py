@@ -313,7 +313,7 @@ def _defended(s, ctx, mark, z, child, d, ply):
 def _read_set(s, ctx, mark, e, z, child, target, widen):
     """An attacker node's first read set ``e`` (and zone ``z``): the null
     move's zone ``child``, or (``widen``) the target and the points next to
-    it; closed (``_close``)."""
+    it; closed (``zone.close``)."""
     if widen:
         e[:] = 0
         examine(s, e, s[ix(ORIGIN + target)])
