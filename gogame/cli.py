@@ -88,10 +88,13 @@ def _bench(args):
 
 def _warmup(args):
     from . import kernel
-    from .tools.warmup import by_module, compiles, warmup
+    from .tools.warmup import by_module, compiles, run_step, warmup
 
+    if args.step:  # one group, for a parent warmup's child
+        run_step(args.step)
+        return 0
     with compiles() as rows:
-        times = warmup(quiet=args.json)
+        times = warmup(quiet=args.json, jobs=args.jobs)
     if args.json:
         print(
             json.dumps(
@@ -181,8 +184,18 @@ def _add_replay(sub):
 
 
 def _add_warmup(sub):
+    from .tools.warmup import STEP_NAMES
+
     p = sub.add_parser("warmup", help="compile every numba kernel once (progress on stderr)")
     p.add_argument("--json", action="store_true", help="seconds per kernel group as JSON")
+    p.add_argument(
+        "--jobs",
+        type=options.argtype(options.jobs),
+        default=None,
+        help="processes compiling at once with a cold cache (default: the cores, at most 3;"
+        " 1 for the compile-time table of --json, which sees this process only)",
+    )
+    p.add_argument("--step", choices=sorted(STEP_NAMES), help=argparse.SUPPRESS)
     p.set_defaults(run=_warmup)
 
 

@@ -98,6 +98,11 @@ def threads(text: Any) -> int:
     return _integer(text, 1, MAX_THREADS, "thread count")
 
 
+def jobs(text: Any) -> int:
+    """Processes working at once: 1..64."""
+    return _integer(text, 1, 64, "process count")
+
+
 def level(text: Any) -> int:
     """Reading depths as GNU Go's ``--level``: 0..``MAX_LEVEL``."""
     return _integer(text, 0, MAX_LEVEL, "level")

@@ -13,12 +13,20 @@ entry point's callees are compiled inside it).  ``prune_old_caches``
 (run by ``warmup``) removes the cache folders of other kernel sources
 (``gogame-<key>`` beside ``CACHE_DIR``) that nothing has used for
 ``KEEP_DAYS`` days: each edit or upgrade of the kernel leaves one behind.
+
+With a cold cache and two cores or more, the heaviest groups (``AWAY``:
+the reader, then the playouts) compile in child processes (``gogame warmup
+--step NAME``) beside the rest, into the same cache: numba's compile is
+single-threaded, so one process leaves the other cores idle.  A child that
+fails is not trusted: its group is run again here.  Not done: a split
+inside a group (each child compiles the board kernel it needs again).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -67,6 +75,10 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("replay checks", _replay),
     ("playouts", _playouts),
 )
+STEP_NAMES = {"board": "board kernel", "reading": "reading", "replay": "replay checks"}
+STEP_NAMES["playouts"] = "playouts"  # ``--step NAME`` -> label
+AWAY = ("reading", "playouts")  # the groups sent to children first, heaviest first
+AFTER = ("replay checks",)  # groups that use the reader's kernels: run after it
 
 
 def prune_old_caches(keep_days: float = KEEP_DAYS, now: float | None = None) -> list[str]:
@@ -101,10 +113,42 @@ def _show(stream, done: int, total: int, label: str, seconds: float, final: bool
     stream.flush()
 
 
-def warmup(stream: TextIO | None = None, quiet: bool = False) -> dict[str, float]:
-    """Compile (or load) every kernel group; ``{group: seconds}``.  Progress
-    goes to ``stream`` (stderr by default), none when ``quiet``."""
+def run_step(name: str) -> None:
+    """Run the one step ``name`` (a key of ``STEP_NAMES``; ValueError else)."""
+    if name not in STEP_NAMES:
+        raise ValueError(f"unknown warmup step {name!r} ({', '.join(STEP_NAMES)})")
+    dict(STEPS)[STEP_NAMES[name]]()
+
+
+def _start_away(jobs: int) -> dict[str, tuple[subprocess.Popen, float]]:
+    """Children compiling the heaviest groups, ``jobs`` - 1 of them at most:
+    {label: (process, start time)}; none that cannot start."""
+    away = {}
+    for name in AWAY[: max(0, jobs - 1)]:
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "gogame", "warmup", "--step", name],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            continue
+        away[STEP_NAMES[name]] = (proc, time.perf_counter())
+    return away
+
+
+def warmup(
+    stream: TextIO | None = None, quiet: bool = False, jobs: int | None = None
+) -> dict[str, float]:
+    """Compile (or load) every kernel group; ``{group: seconds}`` (wall
+        time; a group compiled in a child counts from the child's start).
+        Progress goes to ``stream`` (stderr by default), none when ``quiet``.
+        ``jobs``: processes compiling at once when the cache is cold (None:
+        the cores, at most ``len(AWAY) + 1``).  Groups this process compiles come
+    first, then those of the children (waited for), then ``AFTER``."""
     from .. import kernel
+    from ..core import options
 
     stream = None if quiet else (stream or sys.stderr)
     cold = kernel.cache_is_cold()
@@ -112,22 +156,31 @@ def warmup(stream: TextIO | None = None, quiet: bool = False) -> dict[str, float
         stream.write(
             f"gogame warmup: compiling the kernels into {kernel.CACHE_DIR} (once; about a minute)\n"
         )
-    times = {}
-    for k, (label, step) in enumerate(STEPS):
+    away = _start_away(options.cores() if jobs is None else jobs) if cold else {}
+    times: dict[str, float] = {}
+    here = [s for s in STEPS if s[0] not in away and s[0] not in AFTER]
+    order = here + [s for s in STEPS if s[0] in away] + [s for s in STEPS if s[0] in AFTER]
+    start = time.perf_counter()
+    for k, (label, step) in enumerate(order):
         if stream:
             _show(stream, k, len(STEPS), label + " ...", 0.0, False)
         t0 = time.perf_counter()
-        step()
+        if label in away:
+            proc, t0 = away[label]
+            if proc.wait() != 0:  # not trusted: compiled (or loaded) here
+                step()
+        else:
+            step()
         times[label] = time.perf_counter() - t0
         if stream:
             _show(stream, k + 1, len(STEPS), label, times[label], not stream.isatty())
     removed = prune_old_caches()
     if stream:
-        total = sum(times.values())
+        total = time.perf_counter() - start
         _show(stream, len(STEPS), len(STEPS), f"done in {total:.1f} s", 0.0, True)
         if removed:
             stream.write(f"gogame warmup: removed {len(removed)} unused kernel cache folder(s)\n")
-    return times
+    return {label: times[label] for label, _ in STEPS}
 
 
 @contextmanager

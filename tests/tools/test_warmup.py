@@ -1,10 +1,15 @@
 """``gogame warmup``: every kernel group compiled (or loaded), progress on
 stderr, nothing on stdout but the JSON asked for."""
 
+import functools
 import io
 import json
+import os
 import subprocess
 import sys
+import time
+
+import pytest
 
 from gogame import kernel
 from gogame.tools import warmup
@@ -64,3 +69,54 @@ def test_old_cache_folders_are_pruned_and_the_current_one_kept(tmp_path, monkeyp
     (tmp_path / "unrelated").mkdir()
     assert warmup.prune_old_caches(now=now + 60 * 86400) == [str(recent)]
     assert current.exists() and (tmp_path / "unrelated").exists()
+
+
+def test_a_group_whose_child_fails_is_run_here(monkeypatch):
+    """A child that exits with an error is not trusted: its group runs in
+    this process; every group is reported once, in ``STEPS`` order."""
+    ran = []
+    steps = tuple((label, functools.partial(ran.append, label)) for label, _ in warmup.STEPS)
+    monkeypatch.setattr(warmup, "STEPS", steps)
+    monkeypatch.setattr(kernel, "cache_is_cold", lambda: True)
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    monkeypatch.setattr(
+        warmup,
+        "_start_away",
+        lambda jobs: {"reading": (subprocess.Popen(failing), time.perf_counter())},
+    )
+    times = warmup.warmup(quiet=True, jobs=2)
+    assert list(times) == [label for label, _ in steps]
+    assert sorted(ran) == sorted(label for label, _ in steps)
+    assert ran.index("reading") < ran.index("replay checks")  # the replay reads
+
+
+@pytest.mark.slow
+def test_a_cold_warmup_in_two_processes_leaves_a_complete_cache(tmp_path):
+    """With an empty cache and two jobs the reader compiles in a child;
+    afterwards a warmup compiles nothing: every kernel is in the cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    command = [sys.executable, "-m", "gogame", "warmup"]
+    proc = subprocess.run(
+        [*command, "--jobs", "2"], capture_output=True, text=True, timeout=900, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "4/4 done in" in proc.stderr
+    proc = subprocess.run(
+        [*command, "--json"], capture_output=True, text=True, timeout=900, env=env
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["cache_dir"].startswith(str(tmp_path))
+    assert report["compiled"] == []
+
+
+def test_a_bad_step_or_job_count_is_refused():
+    with pytest.raises(ValueError, match="unknown warmup step"):
+        warmup.run_step("nothing")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gogame", "warmup", "--jobs", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0 and "process count" in proc.stderr
