@@ -34,13 +34,15 @@ also loads the reading and playout kernels before it hands the session
 over, so no command pays for them.  When they must be compiled instead,
 the reading questions are answered meanwhile by the stand-in reader
 (``standin``: the same reader run by the Python interpreter in a child
-process).  Extensions:
+process), and with two cores the reader compiles in another child
+(``core.warming``) beside the other kernels.  Extensions:
 ``gogame-hash`` (both hash words in hex) and ``gogame-check_hashing [on|off]``.
 """
 
 from __future__ import annotations
 
 import math
+import subprocess
 import sys
 import threading
 import time
@@ -51,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import gtp as pygtp
 
 from .. import __version__
-from ..core import options
+from ..core import options, warming
 from ..core.coords import Point, format_vertices
 from ..kernel.points import interpreted
 from .analyze import AnalyzeCommands
@@ -129,6 +131,9 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         self._stand_in_options = None if stand_in is None else tuple(stand_in)
         self.stand_in: StandIn | None = None
         self._stand_in_nodes = 0  # read by the stand-in since the counter's reset
+        # while a child compiles the reader: set once it is ready (or the
+        # start-up thread ended); reading commands wait for it
+        self._reader_helped: threading.Event | None = None
         self.commands = {}
         self.streaming = set()  # commands answered as a stream (lz-analyze)
         for attr in dir(self):
@@ -155,7 +160,10 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         compile, and the reading questions (``attack``, ``defend``,
         ``ladder_attack``, ``does_attack``, ``does_defend``) go to the
         stand-in reader (``standin``), started first when the reader must
-        compile."""
+        compile.  With two cores the reader's groups compile in a child
+        process meanwhile (``_reader_helper``), beside the other groups
+        here; it is left to finish at ``quit``, so the next start loads
+        them."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}
@@ -163,6 +171,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
         def work() -> None:
             behind: tuple[str, ...] = ()
+            helper = None
             try:
                 if interpreted():  # a stand-in itself: nothing to compile or load
                     box["session"] = self._factory()
@@ -176,13 +185,19 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
                 before, behind = warm_plan(cached, self.asking in PLAYING)
                 if "reader" in behind:
                     session.reader_ready = reading.is_set
+                    helper = _reader_helper(behind)
+                    if helper is not None:
+                        self._reader_helped = reading
                 _warm_kernels(before)
             except BaseException as e:  # reported on first use
                 box["error"] = e
                 return
             finally:
                 box["ready"].set()
-            _warm_kernels(behind, reading)
+            try:
+                _warm_kernels(behind, reading, helper)
+            finally:
+                reading.set()  # nothing is left to wait for
 
         thread = threading.Thread(target=work, name="gogame-prewarm", daemon=True)
         self._warm, self._warm_thread = box, thread
@@ -545,7 +560,11 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
 
     # ------------------------------------------------------ reading
     def read_checked(self, method: Callable[..., Any], *args: Any) -> Any:
-        """Call a reading method and check that it left the position as it was."""
+        """Call a reading method and check that it left the position as it
+        was.  While a child compiles the reader (``prewarm``) it waits for
+        it rather than compile the reader a second time."""
+        if self._reader_helped is not None:
+            self._reader_helped.wait()
         position = self.session.position
         before = (position.stackp, position.hash)
         answer = method(*args)
@@ -684,6 +703,8 @@ GROUP_ENTRY = {
     "playouts": "playout.search",
 }
 KERNELS = tuple(GROUP_ENTRY)
+READER_GROUPS = ("reader", "moves")  # what ``gogame warmup --step reading`` compiles
+HELPER_TIMEOUT = 600.0  # seconds the start-up thread waits for the reader's helper
 
 
 def _cached_groups() -> set[str]:
@@ -709,17 +730,48 @@ def warm_plan(cached: set[str], playing: bool) -> tuple[tuple[str, ...], tuple[s
     return before, behind
 
 
-def _warm_kernels(groups: tuple[str, ...], reading: threading.Event | None = None) -> None:
+def _reader_helper(behind: tuple[str, ...]) -> subprocess.Popen | None:
+    """With two cores or more and another group to compile here, a child
+    compiling the reader's groups (``core.warming``), else None."""
+    if options.cores() < 2 or not set(behind) - set(READER_GROUPS):
+        return None
+    return warming.start("reading")
+
+
+def _wait_for(helper: subprocess.Popen, timeout: float = HELPER_TIMEOUT) -> None:
+    """Wait for the reader's compile helper; one that hangs is killed (the
+    reader then compiles here, as after a failure)."""
+    try:
+        helper.wait(timeout)
+    except subprocess.TimeoutExpired:
+        helper.kill()
+        helper.wait()
+
+
+def _warm_kernels(
+    groups: tuple[str, ...],
+    reading: threading.Event | None = None,
+    helper: subprocess.Popen | None = None,
+) -> None:
     """Load (or compile) the kernel ``groups`` (of ``KERNELS``), in order, on
     the start-up thread; ``reading`` is set once the reader is ready.  A
     command that needs one of them meanwhile waits for numba's compiler
     lock, so for no longer than it would have; commands that need neither
-    run beside it."""
+    run beside it.  With a ``helper`` compiling the reader's groups, the
+    others come first, then the reader's once the helper has exited (from
+    the cache; compiled here if it failed)."""
+    if helper is not None:
+        groups = tuple(g for g in groups if g not in READER_GROUPS) + tuple(
+            g for g in groups if g in READER_GROUPS
+        )
     try:
         from ..core import reader
         from ..play import player, session
 
         for group in groups:
+            if group in READER_GROUPS and helper is not None:
+                _wait_for(helper)
+                helper = None
             if group == "loading":
                 session.warm_up_loading()
             elif group == "reader":

@@ -16,7 +16,7 @@ entry point's callees are compiled inside it).  ``prune_old_caches``
 
 With a cold cache and two cores or more, the heaviest groups (``AWAY``:
 the reader, then the playouts) compile in child processes (``gogame warmup
---step NAME``) beside the rest, into the same cache: numba's compile is
+--step NAME``, ``core.warming``) beside the rest, into the same cache: numba's compile is
 single-threaded, so one process leaves the other cores idle.  A child that
 fails is not trusted: its group is run again here.  Not done: a split
 inside a group (each child compiles the board kernel it needs again).
@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
+
+from ..core import warming
 
 KEEP_DAYS = 30  # an unused cache folder of other sources is removed after this
 
@@ -125,16 +127,9 @@ def _start_away(jobs: int) -> dict[str, tuple[subprocess.Popen, float]]:
     {label: (process, start time)}; none that cannot start."""
     away = {}
     for name in AWAY[: max(0, jobs - 1)]:
-        try:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "gogame", "warmup", "--step", name],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError:
-            continue
-        away[STEP_NAMES[name]] = (proc, time.perf_counter())
+        proc = warming.start(name)
+        if proc is not None:
+            away[STEP_NAMES[name]] = (proc, time.perf_counter())
     return away
 
 

@@ -630,6 +630,73 @@ def test_cold_start_compiles_the_playouts_first_for_a_game(monkeypatch):
     assert not {"attack", "loadsgf", "defend"} & gtp_engine.PLAYING
 
 
+def test_a_helper_compiles_the_reader_beside_the_other_groups(monkeypatch):
+    """With a child compiling the reader's groups (a cold start on two
+    cores), the start-up thread does the others first, then loads the
+    reader's once the child has exited -- also when it failed (they then
+    compile here)."""
+    import subprocess
+    import sys
+    import threading
+
+    from gogame.core import reader
+    from gogame.gtp import engine as gtp_engine
+    from gogame.play import player, session
+
+    order = []
+    helper = None
+    monkeypatch.setattr(session, "warm_up_loading", lambda: order.append("loading"))
+    monkeypatch.setattr(reader, "warm_up", lambda moves=True: order.append(helper.poll()))
+    monkeypatch.setattr(reader, "warm_up_moves", lambda: order.append("moves"))
+    monkeypatch.setattr(player, "warm_up", lambda: order.append("playouts"))
+    for playing, status, expected in (
+        (True, 0, ["playouts", "loading", 0, "moves"]),
+        (False, 3, ["loading", "playouts", 3, "moves"]),
+    ):
+        order.clear()
+        ready = threading.Event()
+        code = f"import time; time.sleep(0.3); raise SystemExit({status})"
+        helper = subprocess.Popen([sys.executable, "-c", code])
+        _, behind = gtp_engine.warm_plan(set(), playing)
+        gtp_engine._warm_kernels(behind, ready, helper)
+        assert order == expected and ready.is_set()
+    hung = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    gtp_engine._wait_for(hung, timeout=0.2)  # killed: the reader compiles here
+    assert hung.returncode is not None
+
+
+def test_the_reader_helper_starts_only_where_it_can_help(monkeypatch):
+    """Two cores or more, and another group to compile beside it."""
+    from gogame.core import warming
+    from gogame.gtp import engine as gtp_engine
+
+    started = []
+    monkeypatch.setattr(warming, "start", lambda step: started.append(step) or step)
+    monkeypatch.setattr(gtp_engine.options, "cores", lambda: 2)
+    assert gtp_engine._reader_helper(("reader", "moves")) is None
+    assert gtp_engine._reader_helper(("loading", "reader", "moves")) == "reading"
+    monkeypatch.setattr(gtp_engine.options, "cores", lambda: 1)
+    assert gtp_engine._reader_helper(("loading", "reader", "moves")) is None
+    assert started == ["reading"]
+
+
+def test_a_reading_question_waits_for_the_reader_helper():
+    """While a child compiles the reader, a reading command waits for it
+    (here: an event set after 0.3 s) instead of compiling it again."""
+    import threading
+    import time
+
+    from gogame.play.session import Engine as Session
+
+    e = GtpEngine(session=Session(9))
+    assert e.send("play b E5").startswith("=")
+    e._reader_helped = helped = threading.Event()
+    threading.Timer(0.3, helped.set).start()
+    start = time.perf_counter()
+    assert e.send("attack E5") == "= 0\n\n"
+    assert time.perf_counter() - start >= 0.25 and helped.is_set()
+
+
 def test_commands_wait_for_the_start_up_session_before_they_run(monkeypatch):
     """Only the session-free commands run beside the start-up thread; any
     other waits for its session before its handler imports anything (two

@@ -149,7 +149,8 @@ def test_a_cold_start_starts_the_stand_in_before_the_session(monkeypatch):
     """Only when the reader is not in numba's cache, with two cores or
     more, and ``stand_in`` options given."""
     started = []
-    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda groups, ready=None: None)
+    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
+    monkeypatch.setattr(gtp_engine, "_reader_helper", lambda behind: None)
     monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
     monkeypatch.setattr(StandIn, "start", classmethod(lambda cls, o: started.append(o)))
     monkeypatch.setattr(options, "cores", lambda: 2)
