@@ -15,11 +15,12 @@ entry point's callees are compiled inside it).  ``prune_old_caches``
 ``KEEP_DAYS`` days: each edit or upgrade of the kernel leaves one behind.
 
 With a cold cache and two cores or more, the heaviest groups (``AWAY``:
-the reader, then the playouts) compile in child processes (``gogame warmup
---step NAME``, ``core.warming``) beside the rest, into the same cache: numba's compile is
-single-threaded, so one process leaves the other cores idle.  A child that
-fails is not trusted: its group is run again here.  Not done: a split
-inside a group (each child compiles the board kernel it needs again).
+the reader, then the playouts) compile in child processes (``gogame
+warmup --step NAME``, ``core.warming``) beside the rest, into the same
+cache: numba's compile is single-threaded, so one process leaves the
+other cores idle.  A child that fails is not trusted: its group is run
+again here.  Not done: a split inside a group (each child compiles the
+board kernel it needs again).
 """
 
 from __future__ import annotations
@@ -77,8 +78,12 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("replay checks", _replay),
     ("playouts", _playouts),
 )
-STEP_NAMES = {"board": "board kernel", "reading": "reading", "replay": "replay checks"}
-STEP_NAMES["playouts"] = "playouts"  # ``--step NAME`` -> label
+STEP_NAMES = {  # ``--step NAME`` -> the step's label
+    "board": "board kernel",
+    "reading": "reading",
+    "replay": "replay checks",
+    "playouts": "playouts",
+}
 AWAY = ("reading", "playouts")  # the groups sent to children first, heaviest first
 AFTER = ("replay checks",)  # groups that use the reader's kernels: run after it
 
@@ -137,11 +142,11 @@ def warmup(
     stream: TextIO | None = None, quiet: bool = False, jobs: int | None = None
 ) -> dict[str, float]:
     """Compile (or load) every kernel group; ``{group: seconds}`` (wall
-        time; a group compiled in a child counts from the child's start).
-        Progress goes to ``stream`` (stderr by default), none when ``quiet``.
-        ``jobs``: processes compiling at once when the cache is cold (None:
-        the cores, at most ``len(AWAY) + 1``).  Groups this process compiles come
-    first, then those of the children (waited for), then ``AFTER``."""
+    time; a group compiled in a child counts from the child's start).
+    Progress goes to ``stream`` (stderr by default), none when ``quiet``.
+    ``jobs``: processes compiling at once when the cache is cold (None: the
+    cores, at most ``len(AWAY) + 1``).  The groups this process compiles
+    come first, then the children's (waited for), then ``AFTER``."""
     from .. import kernel
     from ..core import options
 
@@ -149,7 +154,7 @@ def warmup(
     cold = kernel.cache_is_cold()
     if stream and cold:
         stream.write(
-            f"gogame warmup: compiling the kernels into {kernel.CACHE_DIR} (once; about a minute)\n"
+            f"gogame warmup: compiling the kernels into {kernel.CACHE_DIR} (once; under a minute)\n"
         )
     away = _start_away(options.cores() if jobs is None else jobs) if cold else {}
     times: dict[str, float] = {}
