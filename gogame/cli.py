@@ -91,7 +91,7 @@ def _warmup(args):
     from .tools.warmup import by_module, compiles, run_step, warmup
 
     if args.step:  # one group, for a parent warmup's child
-        run_step(args.step)
+        run_step(args.step, with_parent=True)
         return 0
     with compiles() as rows:
         times = warmup(quiet=args.json, jobs=args.jobs)

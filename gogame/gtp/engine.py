@@ -162,8 +162,7 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
         stand-in reader (``standin``), started first when the reader must
         compile.  With two cores the reader's groups compile in a child
         process meanwhile (``_reader_helper``), beside the other groups
-        here; it is left to finish at ``quit``, so the next start loads
-        them."""
+        here; it ends with this process."""
         if self._session is not None or self._warm_thread is not None:
             return
         box = {"ready": threading.Event()}

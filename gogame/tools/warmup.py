@@ -19,8 +19,8 @@ the reader, then the playouts) compile in child processes (``gogame
 warmup --step NAME``, ``core.warming``) beside the rest, into the same
 cache: numba's compile is single-threaded, so one process leaves the
 other cores idle.  A child that fails is not trusted: its group is run
-again here.  Not done: a split inside a group (each child compiles the
-board kernel it needs again).
+again here; a child whose parent has gone ends too.  Not done: a split
+inside a group (each child compiles the board kernel it needs again).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -120,11 +121,31 @@ def _show(stream, done: int, total: int, label: str, seconds: float, final: bool
     stream.flush()
 
 
-def run_step(name: str) -> None:
-    """Run the one step ``name`` (a key of ``STEP_NAMES``; ValueError else)."""
+def run_step(name: str, with_parent: bool = False) -> None:
+    """Run the one step ``name`` (a key of ``STEP_NAMES``; ValueError else).
+    ``with_parent``: a child's step, ended when its parent ends."""
     if name not in STEP_NAMES:
         raise ValueError(f"unknown warmup step {name!r} ({', '.join(STEP_NAMES)})")
+    if with_parent:
+        _end_with_parent()
     dict(STEPS)[STEP_NAMES[name]]()
+
+
+def _end_with_parent(poll: float = 0.5) -> threading.Thread:
+    """End this process (status 1) once its parent has gone (``warmup`` or
+    ``gogame gtp`` ended, by ``quit`` or a kill): nobody waits for its group
+    any more, and a compile left behind would slow the next start down.
+    numba writes its cache files atomically, so nothing half written stays."""
+    parent = int(os.environ.get(warming.PARENT_ENV) or os.getppid())
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="gogame-parent-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def _start_away(jobs: int) -> dict[str, tuple[subprocess.Popen, float]]:

@@ -120,3 +120,37 @@ def test_a_bad_step_or_job_count_is_refused():
         timeout=120,
     )
     assert proc.returncode != 0 and "process count" in proc.stderr
+
+
+@pytest.mark.slow
+def test_a_step_child_ends_when_its_parent_ends(tmp_path):
+    """A ``warmup --step`` child compiles while its parent lives (an empty
+    cache: a long compile) and stops once the parent is killed."""
+    script = (
+        "import time\n"
+        "from gogame.core import warming\n"
+        "print(warming.start('reading').pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=env
+    )
+    child = int(parent.stdout.readline())
+    time.sleep(2)
+    assert _alive(child)
+    parent.kill()
+    parent.wait()
+    deadline = time.time() + 20
+    while time.time() < deadline and _alive(child):
+        time.sleep(0.2)
+    assert not _alive(child)
+
+
+def _alive(pid):
+    """True while ``pid`` runs (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
