@@ -87,6 +87,7 @@ STEP_NAMES = {  # ``--step NAME`` -> the step's label
 }
 AWAY = ("reading", "playouts")  # the groups sent to children first, heaviest first
 AFTER = ("replay checks",)  # groups that use the reader's kernels: run after it
+NICE = 10  # a child's priority below its parent's: the stand-in's answers come first
 
 
 def prune_old_caches(keep_days: float = KEEP_DAYS, now: float | None = None) -> list[str]:
@@ -123,11 +124,14 @@ def _show(stream, done: int, total: int, label: str, seconds: float, final: bool
 
 def run_step(name: str, with_parent: bool = False) -> None:
     """Run the one step ``name`` (a key of ``STEP_NAMES``; ValueError else).
-    ``with_parent``: a child's step, ended when its parent ends."""
+    ``with_parent``: a child's step, run at a lower priority (``NICE``) and
+    ended when its parent ends."""
     if name not in STEP_NAMES:
         raise ValueError(f"unknown warmup step {name!r} ({', '.join(STEP_NAMES)})")
     if with_parent:
         _end_with_parent()
+        if hasattr(os, "nice"):  # background work: the parent's commands come first
+            os.nice(NICE)
     dict(STEPS)[STEP_NAMES[name]]()
 
 

@@ -125,7 +125,8 @@ def test_a_bad_step_or_job_count_is_refused():
 @pytest.mark.slow
 def test_a_step_child_ends_when_its_parent_ends(tmp_path):
     """A ``warmup --step`` child compiles while its parent lives (an empty
-    cache: a long compile) and stops once the parent is killed."""
+    cache: a long compile), at a lower priority, and stops once the parent
+    is killed."""
     script = (
         "import time\n"
         "from gogame.core import warming\n"
@@ -139,6 +140,8 @@ def test_a_step_child_ends_when_its_parent_ends(tmp_path):
     child = int(parent.stdout.readline())
     time.sleep(2)
     assert _alive(child)
+    with open(f"/proc/{child}/stat") as f:  # field 19: the nice value
+        assert int(f.read().split(")")[-1].split()[16]) == os.nice(0) + warmup.NICE
     parent.kill()
     parent.wait()
     deadline = time.time() + 20
