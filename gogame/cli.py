@@ -184,7 +184,7 @@ def _add_replay(sub):
 
 
 def _add_warmup(sub):
-    from .tools.warmup import STEP_NAMES
+    from .core import warming  # light: not the warm-up's own imports
 
     p = sub.add_parser("warmup", help="compile every numba kernel once (progress on stderr)")
     p.add_argument("--json", action="store_true", help="seconds per kernel group as JSON")
@@ -195,7 +195,7 @@ def _add_warmup(sub):
         help="processes compiling at once with a cold cache (default: the cores, at most 3;"
         " 1 for the compile-time table of --json, which sees this process only)",
     )
-    p.add_argument("--step", choices=sorted(STEP_NAMES), help=argparse.SUPPRESS)
+    p.add_argument("--step", choices=warming.STEPS, help=argparse.SUPPRESS)
     p.set_defaults(run=_warmup)
 
 

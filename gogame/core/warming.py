@@ -7,8 +7,8 @@ inherits ``NUMBA_CACHE_DIR`` from ``gogame.kernel``); the caller loads the
 group from the cache once the child has exited with status 0.  numba
 writes its cache files atomically, so two processes compiling the same
 function only waste the time, and a child killed mid-compile leaves
-nothing half written.  Not done: anything but starting it (the
-caller waits, and decides what a failure means).
+nothing half written.  ``finish`` waits for a child; the caller decides
+what a failure means (the group then compiles in the caller).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import subprocess
 import sys
 
 PARENT_ENV = "GOGAME_WARMUP_PARENT"  # the pid the child ends with
+STEPS = ("board", "reading", "replay", "playouts")  # the ``--step`` names
+TIMEOUT = 600.0  # seconds a caller waits for a child before killing it
 
 
 def start(step: str) -> subprocess.Popen | None:
@@ -35,3 +37,14 @@ def start(step: str) -> subprocess.Popen | None:
         )
     except OSError:
         return None
+
+
+def finish(proc: subprocess.Popen, timeout: float = TIMEOUT) -> bool:
+    """Wait for a child of ``start``: True when it exited with status 0.
+    One still running after ``timeout`` seconds is killed (False)."""
+    try:
+        return proc.wait(timeout) == 0
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return False

@@ -703,7 +703,6 @@ GROUP_ENTRY = {
 }
 KERNELS = tuple(GROUP_ENTRY)
 READER_GROUPS = ("reader", "moves")  # what ``gogame warmup --step reading`` compiles
-HELPER_TIMEOUT = 600.0  # seconds the start-up thread waits for the reader's helper
 
 
 def _cached_groups() -> set[str]:
@@ -737,16 +736,6 @@ def _reader_helper(behind: tuple[str, ...]) -> subprocess.Popen | None:
     return warming.start("reading")
 
 
-def _wait_for(helper: subprocess.Popen, timeout: float = HELPER_TIMEOUT) -> None:
-    """Wait for the reader's compile helper; one that hangs is killed (the
-    reader then compiles here, as after a failure)."""
-    try:
-        helper.wait(timeout)
-    except subprocess.TimeoutExpired:
-        helper.kill()
-        helper.wait()
-
-
 def _warm_kernels(
     groups: tuple[str, ...],
     reading: threading.Event | None = None,
@@ -769,7 +758,7 @@ def _warm_kernels(
 
         for group in groups:
             if group in READER_GROUPS and helper is not None:
-                _wait_for(helper)
+                warming.finish(helper)  # failed or hung: compiled here
                 helper = None
             if group == "loading":
                 session.warm_up_loading()

@@ -79,12 +79,8 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
     ("replay checks", _replay),
     ("playouts", _playouts),
 )
-STEP_NAMES = {  # ``--step NAME`` -> the step's label
-    "board": "board kernel",
-    "reading": "reading",
-    "replay": "replay checks",
-    "playouts": "playouts",
-}
+# ``--step NAME`` (``warming.STEPS``) -> the step's label
+STEP_NAMES = dict(zip(warming.STEPS, (label for label, _ in STEPS), strict=True))
 AWAY = ("reading", "playouts")  # the groups sent to children first, heaviest first
 AFTER = ("replay checks",)  # groups that use the reader's kernels: run after it
 NICE = 10  # a child's priority below its parent's: the stand-in's answers come first
@@ -192,7 +188,7 @@ def warmup(
         t0 = time.perf_counter()
         if label in away:
             proc, t0 = away[label]
-            if proc.wait() != 0:  # not trusted: compiled (or loaded) here
+            if not warming.finish(proc):  # not trusted: compiled (or loaded) here
                 step()
         else:
             step()

@@ -639,7 +639,7 @@ def test_a_helper_compiles_the_reader_beside_the_other_groups(monkeypatch):
     import sys
     import threading
 
-    from gogame.core import reader
+    from gogame.core import reader, warming
     from gogame.gtp import engine as gtp_engine
     from gogame.play import player, session
 
@@ -661,7 +661,7 @@ def test_a_helper_compiles_the_reader_beside_the_other_groups(monkeypatch):
         gtp_engine._warm_kernels(behind, ready, helper)
         assert order == expected and ready.is_set()
     hung = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    gtp_engine._wait_for(hung, timeout=0.2)  # killed: the reader compiles here
+    warming.finish(hung, timeout=0.2)  # killed: the reader compiles here
     assert hung.returncode is not None
 
 
