@@ -754,7 +754,7 @@ def _warm_kernels(
         )
     try:
         from ..core import reader
-        from ..play import player, session
+        from ..play import session
 
         for group in groups:
             if group in READER_GROUPS and helper is not None:
@@ -767,6 +767,8 @@ def _warm_kernels(
             elif group == "moves":
                 reader.warm_up_moves()
             else:
+                from ..play import player  # the playouts: not imported to read
+
                 player.warm_up()
             if group == "reader" and reading is not None:
                 reading.set()

@@ -16,10 +16,15 @@ of other packages load the usual way.  Not done: nothing is installed when
 numba's cache class lacks the two methods used here (a numba whose cache
 changed), so loads then simply cost what they cost.
 
+Each cache folder is checked once (``_ensure_cache_path``), not once per
+decorated function.
+
 ``typed(sig)`` is ``njit(sig)`` that makes its signature when first
 needed instead of at import (the board's helpers).  On a numba without
 the dispatcher methods it replaces, it is plain ``njit(sig)``.
 """
+
+import os
 
 from numba import njit
 from numba.core import caching
@@ -101,13 +106,32 @@ def _seal_on_first_use(dispatcher, sig):
     dispatcher._compile_for_args = _compile_for_args
 
 
+_LOCATOR = getattr(caching, "_CacheLocator", None)  # the base of numba's cache locators
+_numba_ensure = getattr(_LOCATOR, "ensure_cache_path", None)
+_checked_paths: set[str] = set()  # cache folders found writable in this process
+
+
+def _ensure_cache_path(self):
+    """``ensure_cache_path`` once per folder: numba makes the folder and
+    writes a temporary file there for every function it decorates (about
+    0.1 ms each, some 130 at a warm start); a folder that passed stays
+    trusted while it exists."""
+    path = self.get_cache_path()
+    if path in _checked_paths and os.path.isdir(path):
+        return
+    _numba_ensure(self)
+    _checked_paths.add(path)
+
+
 def install() -> bool:
-    """Load gogame's kernels without the refresh from now on; True when
-    installed (idempotent)."""
+    """Load gogame's kernels without the refresh, and check each cache
+    folder once, from now on; True when installed (idempotent)."""
     cls = caching.Cache
     if not all(hasattr(cls, m) for m in ("_load_overload", "_guard_against_spurious_io_errors")):
         return False
     cls.load_overload = _load_overload
+    if _numba_ensure is not None:
+        _LOCATOR.ensure_cache_path = _ensure_cache_path
     return True
 
 

@@ -40,7 +40,6 @@ This module is light to import: ``cli`` builds its parser from it.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -177,6 +176,8 @@ def _tick(bar):
 
 
 def _context():
+    import multiprocessing  # not at import: ``cli`` builds its parser from here
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 

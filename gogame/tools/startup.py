@@ -10,7 +10,10 @@ what it needs; a warm run reuses that cache once ``gogame warmup`` has
 completed it, as the Quick start does (the cold process ends as soon as it
 answers, before the kernels it had not needed yet are compiled).  Figures
 are medians over ``runs``; cold and warm runs alternate, so both see the
-same machine.  Not done: it does not time GNU Go (its start is 0.02 s).
+same machine.  The processes write Python's bytecode, as a user's do
+(``PYTHONDONTWRITEBYTECODE`` is dropped: with it every start compiles
+gogame's sources again, about 60 ms of a warm 0.5 s).  Not done: it does
+not time GNU Go (its start is 0.02 s).
 """
 
 from __future__ import annotations
@@ -39,9 +42,17 @@ SCENARIOS = {
 }
 
 
+def child_env(cache_dir):
+    """The environment of a timed process: numba's cache in ``cache_dir``,
+    and Python's bytecode written and read as in a user's."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def _run(commands, cache_dir, options=()):
     """Seconds from the start of ``gogame gtp`` to each answer."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = child_env(cache_dir)
     t0 = time.perf_counter()
     out = []
     argv = [sys.executable, "-m", "gogame", "gtp", "--move-seconds", "1", *options]
@@ -54,7 +65,7 @@ def _run(commands, cache_dir, options=()):
 
 def _complete(cache_dir):
     """``gogame warmup`` into ``cache_dir``: every kernel, as after the Quick start."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = child_env(cache_dir)
     subprocess.run(
         [sys.executable, "-m", "gogame", "warmup"], env=env, check=True, capture_output=True
     )

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from numba.core import caching
 
 from gogame.kernel import loading
@@ -155,3 +156,48 @@ def test_typed_is_njit_with_the_signature_on_another_numba(monkeypatch):
         return 2 * x
 
     assert len(twice.signatures) == 1 and twice(21) == 42
+
+
+class _Locator:
+    """A stand-in for numba's cache locator: its folder, and its checks."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def get_cache_path(self):
+        return self.path
+
+
+def test_each_cache_folder_is_checked_once(monkeypatch, tmp_path):
+    """numba checks its cache folder (made, then a file written there) for
+    every function it decorates; once per folder is enough, and a folder
+    that went away is checked (made) again."""
+    assert caching._CacheLocator.ensure_cache_path is loading._ensure_cache_path
+    checked = []
+    monkeypatch.setattr(loading, "_checked_paths", set())
+    monkeypatch.setattr(loading, "_numba_ensure", lambda self: checked.append(self.path))
+    a, b = _Locator(tmp_path / "a"), _Locator(tmp_path / "b")
+    os.makedirs(a.path)
+    os.makedirs(b.path)
+    for locator in (a, a, b, a, b):
+        loading._ensure_cache_path(locator)
+    assert checked == [a.path, b.path]
+    os.rmdir(a.path)
+    loading._ensure_cache_path(a)
+    assert checked == [a.path, b.path, a.path]
+
+
+def test_a_folder_numba_cannot_use_is_not_trusted(monkeypatch, tmp_path):
+    """A failed check raises as numba's does (its locator then gives up
+    the folder) and is not remembered as passed."""
+
+    def refuse(self):
+        raise PermissionError(self.path)
+
+    monkeypatch.setattr(loading, "_checked_paths", set())
+    monkeypatch.setattr(loading, "_numba_ensure", refuse)
+    locator = _Locator(tmp_path)
+    for _ in range(2):
+        with pytest.raises(PermissionError):
+            loading._ensure_cache_path(locator)
+    assert loading._checked_paths == set()

@@ -3,6 +3,7 @@ the shape of their JSON and the figures that hold anywhere (the cache's
 entries per MB, its hit rate)."""
 
 import json
+import os
 
 import pytest
 
@@ -38,3 +39,15 @@ def test_bench_playouts_reports_every_board_size():
         assert set(figures["threads"]) == {"1", "2"}  # one thread always, as the base
         assert figures["threads"]["1"] == figures["playouts_per_second"]
         assert figures["threads"]["2"] > 0
+
+
+def test_startup_times_processes_that_keep_their_bytecode(monkeypatch, tmp_path):
+    """Without bytecode every start compiles gogame's sources again: the
+    timed processes keep it as a user's Python does, in their own cache."""
+    from gogame.tools import startup
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    env = startup.child_env(str(tmp_path))
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert env["NUMBA_CACHE_DIR"] == str(tmp_path)
+    assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"  # this process unchanged
