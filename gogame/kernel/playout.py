@@ -258,7 +258,7 @@ def _capture_of(s, o, color):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _capture_next_to(s, o, color):
     """A liberty of an opponent string in atari next to string ``o`` that
     ``color`` may take, or PASS."""
@@ -277,7 +277,7 @@ def _capture_next_to(s, o, color):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def urgent_move(s, color, last, hw, keys, feats, budget, buf):
     """The policy's reply to ``last``: capture it if in atari, else save an
     own string it put in atari (with ``F_ESCAPE`` not by an extension a
@@ -345,7 +345,7 @@ def _swap(empt, eidx, i, j):
     eidx[ix(a)] = j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_move(s, color, empt, eidx, n, feats):
     """A uniformly random ``playable`` point among the ``n`` listed (with
     ``F_SELFATARI`` in ``feats`` not a ``lone_self_atari``), or PASS."""
@@ -360,7 +360,7 @@ def random_move(s, color, empt, eidx, n, feats):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pattern_move(s, color, last, pat, cand, wts, feats):
     """A ``playable`` empty neighbour (of the eight) of ``last`` drawn in
     proportion to its 3x3 pattern weight ``pat[code]``, among those weighing
@@ -476,7 +476,7 @@ def playout(s, hw, keys, color, last, maxmoves, seq, seqc, nseq, empt, eidx, pat
     return nseq
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def area_score(s, owner):
     """Black's area minus White's (no komi): stones, and empty points whose
     neighbours are all one colour.  ``owner[p]`` gets BLACK, WHITE or EMPTY."""
@@ -511,7 +511,7 @@ def area_score(s, owner):
 # ----------------------------------------------------------------- tree
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _load(root, root_hw, ws, whw):
     """Copy the root's header and board into the work arrays (depth 0).  A
     loop, not a slice assignment: that one compiles numba's shape-error
@@ -525,7 +525,7 @@ def _load(root, root_hw, ws, whw):
     whw[1] = root_hw[1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _prior(s, pos, color, out, pat, pat_n):
     """Heuristic prior (visits, wins) for a new child: captures and saves
     up, self-ataris and first-line moves down; then ``pat_n`` visits more
@@ -601,7 +601,7 @@ def expand(s, links, stats, meta, node, color, pat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select(links, stats, node):
     """The child of ``node`` with the best RAVE-blended value plus a small
     exploration term; -1 when it has none."""
@@ -627,7 +627,7 @@ def select(links, stats, node):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _expand_shared(s, links, stats, meta, node, color, pat):
     """``expand`` under the expansion lock, unless another thread expanded
     ``node`` first.  Nodes are only added, never moved, so threads that
@@ -639,7 +639,7 @@ def _expand_shared(s, links, stats, meta, node, color, pat):
     atomic_store(meta, M_LOCK, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
     """Walk from the root by ``select``, playing each move on ``ws``; each
     node passed gets its visit now, with no win yet (the virtual loss that
@@ -667,7 +667,7 @@ def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
     return depth
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count_owners(s, first, own, margin):
     """Add one playout's final owners (``first``) and margin to ``own``."""
     size = s[H_SIZE]
@@ -742,7 +742,7 @@ def search(
     return iterations
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _backup(links, stats, path, depth, root_color, winner, seq, seqc, nseq, first):
     """Wins along the path (the visits were counted on the way down); RAVE
     for the children of each path node whose move its mover played first

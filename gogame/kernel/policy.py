@@ -70,7 +70,7 @@ def set_features(s, bits):
     s[H_POLICY] = 0 if bits is None else int(bits) + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _frees(s, p, skip):
     """Empty neighbours of ``p`` other than ``skip``."""
     w = s[H_W]
@@ -81,7 +81,7 @@ def _frees(s, p, skip):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _counter_atari(s, o, color):
     """Does string ``o`` of ``color`` touch an opponent string in atari?"""
     w = s[H_W]
@@ -138,7 +138,7 @@ def ladder_attack(s, hw, keys, pos, attacker, budget):
     return _chase(s, hw, keys, i64(s[ix(ORIGIN + pos)]), attacker, budget)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def escape_works(s, hw, keys, lib, color, budget):
     """May ``color`` extend its string in atari at ``lib``: the move is
     legal and leaves at least three liberties, or two that
@@ -152,7 +152,7 @@ def escape_works(s, hw, keys, lib, color, budget):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _three_space(s, start, owner, buf):
     """The empty region of ``start`` into ``buf`` (4 slots) when it has
     exactly three points and only ``owner`` stones and the edge touch it;
@@ -177,7 +177,7 @@ def _three_space(s, start, owner, buf):
     return 3 if n == 3 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nakade_point(s, color, last, buf):
     """The vital point (the middle one) of a three-point empty region next
     to ``last`` enclosed by the other colour's stones, when ``color`` may
