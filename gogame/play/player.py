@@ -13,7 +13,8 @@ prior visits excluded), the principal variations and the ownership counts.
   that can be saved, and do not extend strings that cannot be saved;
 * the opening (``opening_priors``, 13x13 and up): in an empty area, moves
   on the first and second lines are discouraged, on the third and fourth
-  encouraged;
+  encouraged, and in an empty corner the 4-4 and 3-4 points most, then
+  the 3-3, 5-3 and 5-4 points;
 * 3x3 patterns (``patterns``, on unless ``Player.patterns`` is False):
   weights learned from the project's recorded games (``play.patterns``)
   give every new tree node's moves ``PATTERN_PRIOR_VISITS`` prior visits
@@ -672,6 +673,17 @@ OPENING_MIN_SIZE = 13  # smaller boards have no open corners to speak of
 OPENING_RADIUS = 3  # a point is in an empty area with no stone this near (Chebyshev)
 # (visits, win rate) for a move in an empty area, by line (1: the edge)
 OPENING_PRIORS = {1: (30.0, 0.1), 2: (20.0, 0.2), 3: (10.0, 0.65), 4: (10.0, 0.65)}
+# (visits, win rate) for the points of an empty corner, by their two lines
+# (from the nearer edge first): the 4-4 and 3-4 points, then the 3-3 and
+# the 5-3 and 5-4 points; a corner is empty while its square of
+# ``corner_span`` lines holds no stone
+CORNER_PRIORS = {
+    (4, 4): (40.0, 0.75),
+    (3, 4): (40.0, 0.75),
+    (3, 3): (20.0, 0.7),
+    (3, 5): (20.0, 0.7),
+    (4, 5): (15.0, 0.7),
+}
 
 
 def opening_priors(position: Position) -> Priors:
@@ -698,6 +710,31 @@ def opening_priors(position: Position) -> Priors:
             line = min(r, c, n - 1 - r, n - 1 - c) + 1
             if near[r, c] == 0 and line in OPENING_PRIORS:
                 out[position.pos((r, c))] = OPENING_PRIORS[line]
+    out.update(_corner_priors(position, grid))
+    return out
+
+
+def corner_span(size: int) -> int:
+    """The lines of a corner's square: 6 on 19x19 and up, 5 below."""
+    return 6 if size >= 19 else 5
+
+
+def _corner_priors(position: Position, grid: np.ndarray) -> Priors:
+    """``CORNER_PRIORS`` for the points of each corner whose square holds
+    no stone (``grid``: 1 where a stone is): the corners are taken first,
+    as players do.  Says nothing of which corner point is best."""
+    n, k = position.size, corner_span(position.size)
+    out = {}
+    for rows in (range(k), range(n - k, n)):
+        for cols in (range(k), range(n - k, n)):
+            if grid[rows.start : rows.stop, cols.start : cols.stop].any():
+                continue
+            for r in rows:
+                for c in cols:
+                    lines = min(r, n - 1 - r) + 1, min(c, n - 1 - c) + 1
+                    prior = CORNER_PRIORS.get((min(lines), max(lines)))
+                    if prior is not None:
+                        out[position.pos((r, c))] = prior
     return out
 
 
