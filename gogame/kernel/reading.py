@@ -920,6 +920,20 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_
     return score
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
+    """Whether ``_defend_score`` drops the owner's move whatever the
+    attacker's liberties there: a self-atari away from the target that
+    captures nothing (unless ``throw_ins``), or a move that leaves the
+    target (two stones or more) in atari without a capture."""
+    if captures:
+        return False
+    if not adjacent and ml == 1 and not throw_ins:
+        return True
+    tl = ml if adjacent else s[ix(NLIB + o)] + gain
+    return tl == 1 and s[ix(NSTONES + o)] >= 2
+
+
 @njit(cache=True, _nrt=False)
 def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     """Score each candidate by the liberties it would leave, counted without
@@ -952,6 +966,8 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
             continue
         if attack:
             sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
+        elif _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
+            sc[ix(ply), ix(i)] += DROPPED  # as _defend_score, without the count
         else:
             sc[ix(ply), ix(i)] += _defend_score(
                 s,
