@@ -17,7 +17,7 @@ import argparse
 import json
 
 from gogame.core.coords import format_gtp
-from gogame.play.player import corner_span
+from gogame.play.player import corner_span, edge_lines
 from gogame.play.session import Engine
 
 
@@ -35,10 +35,7 @@ def opening(size: int, moves: int, seconds: float) -> list:
     return played
 
 
-def lines(size: int, pt) -> tuple:
-    """The point's lines from the two nearer edges, 1 on the edge."""
-    row, col = pt
-    return min(row, size - 1 - row) + 1, min(col, size - 1 - col) + 1
+lines = edge_lines  # a point's lines from the two nearer edges, 1 on the edge
 
 
 def main() -> int:

@@ -888,16 +888,14 @@ def _attack_score(libs, adjacent, gain, ml, open_libs):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_ins):
-    """The owner's score for the legal move ``m`` (``ml`` as above): more
-    liberties for the target first (``safe`` or more: trivially safe,
-    before all others, whatever they score; ``_read``'s shortcut relies on
-    it), a little less on the first line, then the attacker's liberties
-    had it played there (``open_libs``, weighed less away from the target,
-    where the mover's own liberties count too); a move leaving the target (two
-    stones or more) in atari without a capture is DROPPED, and so is a
-    self-atari away from the target that captures nothing unless
-    ``throw_ins`` (up to ``backfill2_depth``: such a stone only makes a ko
-    or a snapback shape, which deeper down costs much and seldom decides)."""
+    """The owner's score for the legal move ``m`` that ``_defend_dropped``
+    keeps (``ml`` as above): more liberties for the target first (``safe``
+    or more: trivially safe, before all others, whatever they score;
+    ``_read``'s shortcut relies on it), a little less on the first line,
+    then the attacker's liberties had it played there (``open_libs``,
+    weighed less away from the target, where the mover's own liberties
+    count too); a throw-in (a self-atari away from the target, let
+    through by ``throw_ins``) and a move leaving the target in atari late."""
     tl = ml if adjacent else s[ix(NLIB + o)] + gain
     score = 20 * min(tl, 6)
     if _on_edge(s, m):
@@ -910,22 +908,20 @@ def _defend_score(s, m, o, adjacent, captures, gain, safe, ml, open_libs, throw_
     else:
         score += 3 * min(ml, 4) + 2 * open_libs
         if ml == 1 and not captures:
-            if not throw_ins:
-                return DROPPED
             score -= 30
     if tl == 1:
         score -= 40
-        if s[ix(NSTONES + o)] >= 2 and not captures:
-            score = DROPPED
     return score
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
-    """Whether ``_defend_score`` drops the owner's move whatever the
-    attacker's liberties there: a self-atari away from the target that
-    captures nothing (unless ``throw_ins``), or a move that leaves the
-    target (two stones or more) in atari without a capture."""
+    """Whether the owner's move is DROPPED, before its score is counted: a
+    move leaving the target (two stones or more) in atari without a
+    capture, and a self-atari away from the target that captures nothing
+    unless ``throw_ins`` (up to ``backfill2_depth``: such a stone only
+    makes a ko or a snapback shape, which deeper down costs much and
+    seldom decides)."""
     if captures:
         return False
     if not adjacent and ml == 1 and not throw_ins:
@@ -947,7 +943,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     target (two stones or more) in atari without capturing anything is
     dropped: the attacker captures at once, so it never defends; so is,
     unless ``throw_ins``, its self-atari away from the target that captures
-    nothing (``_defend_score``)."""
+    nothing (``_defend_dropped``)."""
     o = s[ix(ORIGIN + target)]
     libs = s[ix(NLIB + o)]
     nbr = mv[ix(ply), NBR:SCRATCH]
@@ -967,7 +963,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
         if attack:
             sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
         elif _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
-            sc[ix(ply), ix(i)] += DROPPED  # as _defend_score, without the count
+            sc[ix(ply), ix(i)] += DROPPED  # the attacker's count not needed
         else:
             sc[ix(ply), ix(i)] += _defend_score(
                 s,

@@ -707,11 +707,18 @@ def opening_priors(position: Position) -> Priors:
     out = {}
     for r in range(n):
         for c in range(n):
-            line = min(r, c, n - 1 - r, n - 1 - c) + 1
+            line = min(edge_lines(n, (r, c)))
             if near[r, c] == 0 and line in OPENING_PRIORS:
                 out[position.pos((r, c))] = OPENING_PRIORS[line]
     out.update(_corner_priors(position, grid))
     return out
+
+
+def edge_lines(size: int, pt: Point) -> tuple[int, int]:
+    """The lines of ``pt`` counted from the nearer edge of its row and of
+    its column (1 on the edge): (3, 4) for a 3-4 point."""
+    row, col = pt
+    return min(row, size - 1 - row) + 1, min(col, size - 1 - col) + 1
 
 
 def corner_span(size: int) -> int:
@@ -731,8 +738,7 @@ def _corner_priors(position: Position, grid: np.ndarray) -> Priors:
                 continue
             for r in rows:
                 for c in cols:
-                    lines = min(r, n - 1 - r) + 1, min(c, n - 1 - c) + 1
-                    prior = CORNER_PRIORS.get((min(lines), max(lines)))
+                    prior = CORNER_PRIORS.get(tuple(sorted(edge_lines(n, (r, c)))))
                     if prior is not None:
                         out[position.pos((r, c))] = prior
     return out
