@@ -9,7 +9,8 @@ Contract:
 
 * Engines are command lines (split with shlex), started once per game on
   subprocess pipes; A plays black in the even games (0, 2, ...) and white
-  in the odd ones.  Each game sends ``boardsize``, ``clear_board``,
+  in the odd ones (``--a-color black`` or ``white``: that colour in every
+  game).  Each game sends ``boardsize``, ``clear_board``,
   ``komi`` and ``time_settings 0 S 1`` (S seconds for every move, Canadian
   byo-yomi of one stone) to both, then ``genmove`` to the side to move and
   ``play`` to the other.
@@ -93,7 +94,7 @@ def setup(engine, size, komi, seconds):
 
 def play_game(index, args):
     """One game; returns a dict with the moves, result and any error."""
-    a_black = index % 2 == 0
+    a_black = {"black": True, "white": False}.get(args.a_color, index % 2 == 0)
     cmd = {
         "b": args.engine_a if a_black else args.engine_b,
         "w": args.engine_b if a_black else args.engine_a,
@@ -254,6 +255,7 @@ def main(argv=None):
     p.add_argument("--engine-b", default="/usr/games/gnugo --mode gtp --level 1")
     p.add_argument("--referee", default=REFEREE if os.access("/usr/games/gnugo", os.X_OK) else "")
     p.add_argument("--games", type=int, default=10)
+    p.add_argument("--a-color", choices=("alternate", "black", "white"), default="alternate")
     p.add_argument("--size", type=int, default=9)
     p.add_argument("--komi", type=float, default=7.5)
     p.add_argument("--seconds", type=float, default=1.0, help="time per move")

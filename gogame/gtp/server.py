@@ -136,6 +136,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     _on_off(parser, "--patterns", True, "the player's 3x3 patterns from recorded games")
     _on_off(
         parser,
+        "--situational-komi",
+        False,
+        "in even games on 13x13 and up, the search asks a point more of its "
+        "own side after each move it thought won (see docs/player.md)",
+    )
+    _on_off(
+        parser,
         "--ponder",
         False,
         "after its move, think on the opponent's time until the next command",
@@ -180,6 +187,7 @@ def run(
         session.rules = getattr(args, "rules", "chinese")
         session.patterns = getattr(args, "patterns", True)
         session.pondering = getattr(args, "ponder", False)
+        session.situational_komi = getattr(args, "situational_komi", False)
         seconds = getattr(args, "move_seconds", None)
         if seconds:
             session.clock.default = seconds

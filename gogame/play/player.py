@@ -33,8 +33,9 @@ prior visits excluded), the principal variations and the ownership counts.
   that would repeat an earlier board; they are left out of the root (the
   tree below may still play them) and so are never chosen;
 * resign only when the best win rate is below ``resign_rate`` after at least
-  ``resign_playouts`` playouts, and not while a handicap game's dynamic
-  komi (``dynamic_komi``, given by the session) is still in force.
+  ``resign_playouts`` playouts, and not while the session's extra komi
+  (a handicap game's ``dynamic_komi``, an even game's ``raise_bar``) is
+  in force.
 
 The tree is kept from search to search: when the position follows the
 last search's root by one or two moves the tree holds (same komi and
@@ -74,6 +75,8 @@ DEFAULT_MOVE_SECONDS = 1.0
 RESIGN_RATE = 0.05
 KOMI_PER_STONE = 7.0  # dynamic komi: points a handicap stone is worth at first
 KOMI_MOVES_19 = 200  # ... falling to none by this move on 19x19 (by area elsewhere)
+BAR_HIGH, BAR_LOW = 0.6, 0.5  # situational komi: raise the bar above, lower it below
+BAR_MAX_19 = 12.0  # ... up to this many points on 19x19 (by area elsewhere)
 TACTIC_CALLS = 8  # reader questions per move at most
 TACTIC_NODES = 3000  # node limit of each
 URGENT_MARGIN = 0.05  # win rate an urgent capture or save may give up
@@ -581,6 +584,23 @@ def dynamic_komi(size: int, handicap: int, moves: int) -> float:
         return 0.0
     horizon = KOMI_MOVES_19 * size * size / 361
     return float(math.floor(KOMI_PER_STONE * handicap * max(0.0, 1.0 - moves / horizon)))
+
+
+def raise_bar(bar: float, winrate: float, size: int) -> float:
+    """The points an even game's search next asks of its own side
+    (situational dynamic komi, after Baudis 2011): one more after a search
+    whose win rate was above ``BAR_HIGH``, one less below ``BAR_LOW``,
+    within 0 .. ``BAR_MAX_19`` (by area below 19x19).  Never below 0: the
+    search never gives itself points the real komi does not.  A player
+    that thinks itself ahead by noise plays for a real lead instead of
+    coasting; the result, the passes and the resignation keep the real
+    komi."""
+    top = math.floor(BAR_MAX_19 * size * size / 361)
+    if winrate > BAR_HIGH:
+        return float(min(bar + 1.0, top))
+    if winrate < BAR_LOW:
+        return float(max(bar - 1.0, 0.0))
+    return float(bar)
 
 
 def _std_error(m: RootMove) -> float:

@@ -138,6 +138,8 @@ class Engine:
         self.rules = "chinese"  # final_score's counting: options.RULES
         self._patterns = True  # the player's 3x3 patterns (``patterns``)
         self.dynamic_komi = True  # in handicap games (``extra_komi``)
+        self.situational_komi = False  # the bar in even games (``extra_komi``)
+        self._bar = {BLACK: 0.0, WHITE: 0.0}  # points each side's search asks of itself
         self.pondering = False  # think on the opponent's time (``ponder``)
         # None, or whether the reader's kernels are ready: until then genmove
         # plays without them rather than wait for their compile (gogame gtp)
@@ -229,6 +231,7 @@ class Engine:
     def _new_game(self):
         self.to_move = BLACK
         self.handicap = 0
+        self._bar = {BLACK: 0.0, WHITE: 0.0}
         self.changed()
 
     def changed(self) -> None:
@@ -463,8 +466,9 @@ class Engine:
             forbid=lambda pt: not self.superko_ok(color, pt, boards),
             progress=progress,
             progress_every=progress_every,
-            extra_komi=self.extra_komi(),
+            extra_komi=self.extra_komi(color),
         )
+        self._move_bar(color, decision)
         decision = self.superko_checked(decision, color, boards)
         if commit:
             self.clock.spend(color, time.perf_counter() - start, budget)
@@ -491,7 +495,7 @@ class Engine:
         res = self.player.search(
             self.position,
             self.to_move,
-            self.komi + self.extra_komi(),
+            self.komi + self.extra_komi(other(self.to_move)),  # our next search's komi
             last[0] if last else None,
             seconds=seconds,
             should_stop=should_stop,
@@ -499,14 +503,31 @@ class Engine:
         )
         return res.playouts
 
-    def extra_komi(self) -> float:
-        """The search's dynamic komi in a handicap game (``dynamic_komi``
-        on; ``player.dynamic_komi``), 0 otherwise."""
-        if not self.dynamic_komi:
-            return 0.0
-        from .player import dynamic_komi
+    def extra_komi(self, color: int = BLACK) -> float:
+        """What ``color``'s search adds to the komi: in a handicap game the
+        linear dynamic komi (``dynamic_komi`` on; ``player.dynamic_komi``);
+        in an even game on 13x13 and up, with ``situational_komi`` on, the
+        bar ``color`` sets itself (``player.raise_bar``: more komi for
+        White when Black searches, less when White does); else 0."""
+        if self.handicap >= 2:
+            if not self.dynamic_komi:
+                return 0.0
+            from .player import dynamic_komi
 
-        return dynamic_komi(self.size, self.handicap, len(self.position.moves()))
+            return dynamic_komi(self.size, self.handicap, len(self.position.moves()))
+        if not self.situational_komi or self.size < 13:
+            return 0.0
+        bar = self._bar[parse_color(color)]
+        return bar if parse_color(color) == BLACK else -bar
+
+    def _move_bar(self, color: int, decision: Decision) -> None:
+        """After ``color``'s search: its bar for the next one."""
+        res = decision.result
+        if not self.situational_komi or self.handicap >= 2 or res is None or not res.moves:
+            return
+        from .player import raise_bar
+
+        self._bar[color] = raise_bar(self._bar[color], res.winrate, self.size)
 
     def superko_checked(
         self, decision: Decision, color: int, boards: set | None = None
@@ -598,6 +619,7 @@ class Engine:
         self.position = position
         self.to_move = to_move
         self.handicap = game.handicap if game.handicap > 1 else 0
+        self._bar = {BLACK: 0.0, WHITE: 0.0}
         if game.komi is not None:
             self.komi = game.komi
         self.changed()

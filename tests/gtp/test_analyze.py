@@ -1,6 +1,7 @@
 """GoGui's analyze commands (gogame.gtp.analyze): the command list, the gfx
 commands that draw on the board, and ``gogame-param``."""
 
+from tests.gtp.test_server import gogame_gtp
 from tests.helpers.gtp import fails, ok, setup_board
 from tests.helpers.shapes import WEAK_STRINGS
 
@@ -32,6 +33,10 @@ def test_gogui_gfx_and_param_commands():
     assert params["depth_offset"] == "2" and params["cache_mb"] == "1"
     fails(e, "gogame-param hash md5", "bad value for hash")
     fails(e, "gogame-param colour 3", "unknown parameter colour")
+    assert params["situational_komi"] == "off" and not e.session.situational_komi
+    ok(e, "gogame-param situational_komi on")
+    assert e.session.situational_komi
+    fails(e, "gogame-param situational_komi maybe", "bad value for situational_komi")
 
 
 def test_capturable_strings_are_the_same_on_threads():
@@ -47,3 +52,11 @@ def test_capturable_strings_are_the_same_on_threads():
         assert ok(e, "showboard") == before
     assert answers[0] == answers[1]
     assert answers[0].startswith("COLOR #ff8c00 B8 C8 C7 D7 D6 H4\n")  # four strings
+
+
+def test_situational_komi_from_the_command_line():
+    res = gogame_gtp("--situational-komi", "on", input_bytes=b"gogame-param\n", timeout=120)
+    assert res.returncode == 0
+    assert "[list/on/off] situational_komi on" in res.stdout.decode()
+    res = gogame_gtp("--situational-komi", "sometimes", timeout=120)
+    assert res.returncode != 0 and b"situational-komi" in res.stderr
