@@ -92,6 +92,11 @@ __all__ = [
 COLOR_WORDS = {EMPTY: "empty", BLACK: "black", WHITE: "white"}
 
 
+def _no_bars() -> dict[int, float]:
+    """A new game's situational bars (``Engine.extra_komi``): none."""
+    return {BLACK: 0.0, WHITE: 0.0}
+
+
 def other(color: int) -> int:
     return WHITE if color == BLACK else BLACK
 
@@ -139,7 +144,7 @@ class Engine:
         self._patterns = True  # the player's 3x3 patterns (``patterns``)
         self.dynamic_komi = True  # in handicap games (``extra_komi``)
         self.situational_komi = False  # the bar in even games (``extra_komi``)
-        self._bar = {BLACK: 0.0, WHITE: 0.0}  # points each side's search asks of itself
+        self._bar = _no_bars()  # points each side's search asks of itself
         self.pondering = False  # think on the opponent's time (``ponder``)
         # None, or whether the reader's kernels are ready: until then genmove
         # plays without them rather than wait for their compile (gogame gtp)
@@ -231,7 +236,7 @@ class Engine:
     def _new_game(self):
         self.to_move = BLACK
         self.handicap = 0
-        self._bar = {BLACK: 0.0, WHITE: 0.0}
+        self._bar = _no_bars()
         self.changed()
 
     def changed(self) -> None:
@@ -503,7 +508,7 @@ class Engine:
         )
         return res.playouts
 
-    def extra_komi(self, color: int = BLACK) -> float:
+    def extra_komi(self, color: Color) -> float:
         """What ``color``'s search adds to the komi: in a handicap game the
         linear dynamic komi (``dynamic_komi`` on; ``player.dynamic_komi``);
         in an even game on 13x13 and up, with ``situational_komi`` on, the
@@ -517,13 +522,13 @@ class Engine:
             return dynamic_komi(self.size, self.handicap, len(self.position.moves()))
         if not self.situational_komi or self.size < 13:
             return 0.0
-        bar = self._bar[parse_color(color)]
-        return bar if parse_color(color) == BLACK else -bar
+        color = parse_color(color)
+        return self._bar[color] if color == BLACK else -self._bar[color]
 
     def _move_bar(self, color: int, decision: Decision) -> None:
         """After ``color``'s search: its bar for the next one."""
         res = decision.result
-        if not self.situational_komi or self.handicap >= 2 or res is None or not res.moves:
+        if not self.situational_komi or self.handicap >= 2 or res is None:
             return
         from .player import raise_bar
 
@@ -619,7 +624,7 @@ class Engine:
         self.position = position
         self.to_move = to_move
         self.handicap = game.handicap if game.handicap > 1 else 0
-        self._bar = {BLACK: 0.0, WHITE: 0.0}
+        self._bar = _no_bars()
         if game.komi is not None:
             self.komi = game.komi
         self.changed()
