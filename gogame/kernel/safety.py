@@ -95,6 +95,7 @@ ROW = MAXPOS + 8
 NULL_FLAG = ROW - 1  # mv[ply, NULL_FLAG]: the attacker passed at ply (a null move)
 NO_ENTRY = -1
 DEFENDER_TRIES = 6  # below the root, the defender's best tries only
+FRIEND_LIBS = 3  # own strings next to the target's liberties lend theirs up to this many
 
 
 def new_context(entries, slots):
@@ -183,8 +184,10 @@ def _defences(s, ctx, mark, mv, ply, target):
     """The defender's tries (a heuristic set): captures of attacker strings
     in atari next to the target, the target's liberties, the liberties of
     attacker strings of two, then three liberties next to it, the points
-    next to its liberties; at the root every other empty point too; the
-    pass last, but not after a null move."""
+    next to its liberties and the liberties of own strings of at most
+    ``FRIEND_LIBS`` there (a connection through the liberty: reading.tst
+    91's C7); at the root every other empty point too; the pass last, but
+    not after a null move."""
     g = new_gen(ctx, mark[0])
     w = s[H_W]
     attacker = ctx[C_ATTACKER]
@@ -208,6 +211,10 @@ def _defences(s, ctx, mark, mv, ply, target):
         lib = s[ix(LIBS + o * MAXLIBS + k)]
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             n = add_empty(s, mv, ply, n, q, mark[0], g)
+            x = s[ix(ORIGIN + q)]
+            if s[ix(COLOR + q)] == 3 - attacker and x != o and s[ix(NLIB + x)] <= FRIEND_LIBS:
+                for j in range(s[ix(NLIB + x)]):  # a friend's liberties: connect
+                    n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + j)], mark[0], g)
     if ply == 0:
         for p in range(w + 1, MAXPOS - w):
             n = add_empty(s, mv, ply, n, p, mark[0], g)

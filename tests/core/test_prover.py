@@ -7,6 +7,7 @@ import pytest
 
 from gogame.core.position import Position
 from gogame.core.prover import Prover
+from gogame.kernel.layout import BLACK
 from tests.helpers.diagrams import position, swap_colors
 from tests.kernel.test_prover import Exhaustive
 
@@ -453,3 +454,34 @@ def test_an_escape_into_the_open_is_proven_with_depth():
     pos = position(OPEN_ESCAPE)
     result = unchanged_after(pos, lambda: prover(max_nodes=5_000_000).defend(pos, "E5"))
     assert result.proven and result.code == 1 and result.move == pt(pos, "F5")
+
+
+# White's A6 (three liberties: A7, A5, B6) and its lone friends A8 and B7,
+# next to its liberty A7.  After Black's B6, White's C7 joins B7 to the big
+# group, and A7 then connects A6 to it: a defence through a liberty's
+# neighbour that touches neither the target nor its liberties.
+FRIEND_CONNECTION = """
+. X . . . . . . .
+O X X . . . . . .
+. O . . . . . . .
+O . O O O O . . .
+. X X X X O . . .
+X X . . X O . . .
+. . . . X O . . .
+. . . . X O . . .
+. . . . X O . . .
+"""
+
+
+def test_a_defence_through_a_friend_of_a_liberty_is_found():
+    """``attack A6`` is proven 0 by the escape game: after Black's B6 the
+    defender's tries include the liberties of its strings next to A6's
+    liberties (C7), and nothing captures."""
+    pos = position(FRIEND_CONNECTION)
+    p = prover()
+    result = unchanged_after(pos, lambda: p.attack(pos, "A6"))
+    assert result.proven and result.code == 0, result
+    assert p._captures(pos, pos.string_pos("A6", ""), 100_000)[0] is None
+    after = position(FRIEND_CONNECTION, moves=[(BLACK, pt(pos, "B6"))])
+    saved = unchanged_after(after, lambda: prover().defend(after, "A6"))
+    assert saved.proven and saved.code == 1 and saved.move == pt(pos, "C7"), saved
