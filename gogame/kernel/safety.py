@@ -93,6 +93,7 @@ KIND_A, KIND_D = 0, 1
 MAX_CAP = 120
 ROW = MAXPOS + 8
 NULL_FLAG = ROW - 1  # mv[ply, NULL_FLAG]: the attacker passed at ply (a null move)
+PLAYED = ROW - 2  # mv[ply, PLAYED]: the attacker's move being read at ply
 NO_ENTRY = -1
 DEFENDER_TRIES = 6  # below the root, the defender's best tries only
 FRIEND_LIBS = 3  # own strings next to the target's liberties lend theirs up to this many
@@ -186,8 +187,9 @@ def _defences(s, ctx, mark, mv, ply, target):
     attacker strings of two, then three liberties next to it, the points
     next to its liberties and the liberties of own strings of at most
     ``FRIEND_LIBS`` there (a connection through the liberty: reading.tst
-    91's C7); at the root every other empty point too; the pass last, but
-    not after a null move."""
+    91's C7), the capture of the attacker's last move when it is in atari;
+    at the root every other empty point too; the pass last, but not after
+    a null move."""
     g = new_gen(ctx, mark[0])
     w = s[H_W]
     attacker = ctx[C_ATTACKER]
@@ -215,6 +217,10 @@ def _defences(s, ctx, mark, mv, ply, target):
             if s[ix(COLOR + q)] == 3 - attacker and x != o and s[ix(NLIB + x)] <= FRIEND_LIBS:
                 for j in range(s[ix(NLIB + x)]):  # a friend's liberties: connect
                     n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + j)], mark[0], g)
+    if ply > 0 and not mv[ix(ply - 1), NULL_FLAG]:  # the attacker's move, if in atari
+        last = mv[ix(ply - 1), PLAYED]
+        if s[ix(COLOR + last)] == attacker and s[ix(NLIB + s[ix(ORIGIN + last)])] == 1:
+            n = add_empty(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + last)] * MAXLIBS)], mark[0], g)
     if ply == 0:
         for p in range(w + 1, MAXPOS - w):
             n = add_empty(s, mv, ply, n, p, mark[0], g)
@@ -272,6 +278,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 if not play_node(s, hw, keys, ctx, m, attacker, True):
                     continue  # suicide: decided by the points just examined
                 r = np.int64(0)  # a removal of the target is the attacker's win
+                mv[ix(ply), PLAYED] = m
                 if s[ix(COLOR + target)] != EMPTY:
                     r = _safe(
                         s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd

@@ -485,3 +485,29 @@ def test_a_defence_through_a_friend_of_a_liberty_is_found():
     after = position(FRIEND_CONNECTION, moves=[(BLACK, pt(pos, "B6"))])
     saved = unchanged_after(after, lambda: prover().defend(after, "A6"))
     assert saved.proven and saved.code == 1 and saved.move == pt(pos, "C7"), saved
+
+
+# White's A9-A8-B8-B7 (liberties A7, B6) beside its friends C6-C5-B5
+# (B6, A5) and A4 (A5, A3).  Black's A3 ataris A4 from outside: a
+# self-atari that White takes back at A2, a capture that touches neither
+# the target nor its liberties.
+SELF_ATARI_BACK = """
+O X X X . . . . .
+O O X . . . . . .
+. O X X . . . . .
+. . O X . . . . .
+. O O X . . . . .
+O X X X . . . . .
+. O O O O . . . .
+. . . . O . . . .
+. . . . O . . . .
+"""
+
+
+def test_the_attackers_self_atari_is_taken_back():
+    """``attack A9`` is proven 0 by the escape game only when the
+    defender's tries include the capture of the attacker's last move in
+    atari (without it: unknown within the same budget)."""
+    pos = position(SELF_ATARI_BACK)
+    result = unchanged_after(pos, lambda: prover(max_nodes=400_000).attack(pos, "A9"))
+    assert result.proven and result.code == 0, result
