@@ -180,6 +180,14 @@ def _open_points(s, ctx, mark, e, tried, mv, ply, target):
     return n
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _add_libs(s, mv, ply, n, x, count, mark, g):
+    """Append the first ``count`` liberties of the string ``x`` (``add_empty``)."""
+    for k in range(count):
+        n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark, g)
+    return n
+
+
 @njit(cache=True, _nrt=False)
 def _defences(s, ctx, mark, mv, ply, target):
     """The defender's tries (a heuristic set): captures of attacker strings
@@ -203,9 +211,7 @@ def _defences(s, ctx, mark, mv, ply, target):
                 if want == 0 and c == EMPTY:
                     n = add_empty(s, mv, ply, n, q, mark[0], g)
                 elif want > 0 and c == attacker and s[ix(NLIB + s[ix(ORIGIN + q)])] == want:
-                    x = s[ix(ORIGIN + q)]
-                    for k in range(want):
-                        n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + k)], mark[0], g)
+                    n = _add_libs(s, mv, ply, n, s[ix(ORIGIN + q)], want, mark[0], g)
             p = s[ix(NEXT + p)]
             if p == o:
                 break
@@ -213,18 +219,19 @@ def _defences(s, ctx, mark, mv, ply, target):
         lib = s[ix(LIBS + o * MAXLIBS + k)]
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             n = add_empty(s, mv, ply, n, q, mark[0], g)
-            x = s[ix(ORIGIN + q)]
-            if s[ix(COLOR + q)] == 3 - attacker and x != o and s[ix(NLIB + x)] <= FRIEND_LIBS:
-                for j in range(s[ix(NLIB + x)]):  # a friend's liberties: connect
-                    n = add_empty(s, mv, ply, n, s[ix(LIBS + x * MAXLIBS + j)], mark[0], g)
-    if ply > 0 and not mv[ix(ply - 1), NULL_FLAG]:  # the attacker's move, if in atari
-        last = mv[ix(ply - 1), PLAYED]
-        if s[ix(COLOR + last)] == attacker and s[ix(NLIB + s[ix(ORIGIN + last)])] == 1:
-            n = add_empty(s, mv, ply, n, s[ix(LIBS + s[ix(ORIGIN + last)] * MAXLIBS)], mark[0], g)
+            if s[ix(COLOR + q)] == 3 - attacker:  # a friend's liberties: connect
+                x = s[ix(ORIGIN + q)]
+                if x != o and s[ix(NLIB + x)] <= FRIEND_LIBS:
+                    n = _add_libs(s, mv, ply, n, x, s[ix(NLIB + x)], mark[0], g)
+    after_null = ply > 0 and mv[ix(ply - 1), NULL_FLAG] != 0
+    if ply > 0 and not after_null:  # the attacker's move, if in atari
+        x = s[ix(ORIGIN + mv[ix(ply - 1), PLAYED])]
+        if s[ix(COLOR + x)] == attacker and s[ix(NLIB + x)] == 1:
+            n = _add_libs(s, mv, ply, n, x, 1, mark[0], g)
     if ply == 0:
         for p in range(w + 1, MAXPOS - w):
             n = add_empty(s, mv, ply, n, p, mark[0], g)
-    if ply > 0 and mv[ix(ply - 1), NULL_FLAG]:
+    if after_null:
         return n  # after a null move a pass would give the attacker's node back
     mv[ix(ply), ix(n)] = PASS
     return n + 1

@@ -520,15 +520,20 @@ class Engine:
             from .player import dynamic_komi
 
             return dynamic_komi(self.size, self.handicap, len(self.position.moves()))
-        if not self.situational_komi or self.size < 13:
+        if not self._bars_apply():
             return 0.0
         color = parse_color(color)
         return self._bar[color] if color == BLACK else -self._bar[color]
 
+    def _bars_apply(self) -> bool:
+        """Whether the situational bars are in force: ``situational_komi``
+        on, an even game, 13x13 and up."""
+        return self.situational_komi and self.handicap < 2 and self.size >= 13
+
     def _move_bar(self, color: int, decision: Decision) -> None:
         """After ``color``'s search: its bar for the next one."""
         res = decision.result
-        if not self.situational_komi or self.handicap >= 2 or res is None:
+        if not self._bars_apply() or res is None:
             return
         from .player import raise_bar
 
