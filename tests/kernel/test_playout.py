@@ -127,3 +127,17 @@ def test_candidate_codes_are_the_tree_moves():
     assert eye in legal and kp.is_eye(position.s, eye, WHITE)
     assert list(pts[:n]) == [p for p in legal if p != eye]
     assert len(set(codes[:n].tolist())) > 5
+
+
+def test_select_follows_the_value_alone():
+    """No exploration bonus: a child tried once at an even win rate does
+    not outrank one that won 60 of 100 (UCB's term, 0.15 before, made it
+    the choice)."""
+    links, stats, _ = kp.new_tree(3)
+    links[0] = (PASS, 1, 2)
+    stats[0, kp.S_N] = 101
+    stats[1, [kp.S_N, kp.S_W]] = (100, 60)
+    stats[2, [kp.S_N, kp.S_W]] = (1, 0.5)
+    assert kp.select(links, stats, 0) == 1
+    stats[2, [kp.S_N, kp.S_W]] = (1, 0.7)
+    assert kp.select(links, stats, 0) == 2
