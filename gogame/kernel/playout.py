@@ -107,7 +107,6 @@ META_LEN = 10
 S_N, S_W, S_RN, S_RW, S_PN, S_PW = 0, 1, 2, 3, 4, 5
 
 RAVE_K = 1.0 / 2000.0  # beta = rn / (rn + n + rn * n * RAVE_K)
-EXPLORE = 0.0  # UCB's term: none beside RAVE and priors (docs/player.md)
 PAT_SLOPE = 0.08  # a pattern prior's win rate: 0.5 + PAT_SLOPE * ln(weight) ...
 PAT_QMIN, PAT_QMAX = 0.15, 0.85  # ... kept within these
 PAT_MIN = 1.0  # the playouts' pattern rule considers weights of at least this
@@ -603,14 +602,13 @@ def expand(s, links, stats, meta, node, color, pat):
 
 @njit(cache=True, inline="always")
 def select(links, stats, node):
-    """The child of ``node`` with the best RAVE-blended value (plus
-    ``EXPLORE`` times UCB's term, none by default: RAVE and the priors
-    lead the search to the moves not yet tried); -1 when it has none."""
+    """The child of ``node`` with the best RAVE-blended value; -1 when it
+    has none.  No UCB exploration term: RAVE and the priors lead the
+    search to the moves not yet tried (docs/player.md)."""
     first = links[ix(node), 1]
     k = links[ix(node), 2]
     if k <= 0:
         return -1
-    lnn = math.log(stats[ix(node), S_N] + 1.0) if EXPLORE > 0.0 else 0.0
     best = -1
     bestv = -1e300
     for c in range(first, first + k):
@@ -621,8 +619,6 @@ def select(links, stats, node):
         if rn > 0:
             beta = rn / (rn + n + rn * n * RAVE_K)
             v = (1.0 - beta) * q + beta * stats[ix(c), S_RW] / rn
-        if EXPLORE > 0.0:
-            v += EXPLORE * math.sqrt(lnn / (n + 1.0))
         if v > bestv:
             bestv = v
             best = c
