@@ -17,12 +17,13 @@ counts per root question; a search that hits it answers a guess
 from __future__ import annotations
 
 import functools
-import itertools
 import queue
 import threading
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..kernel import abdada as kab
 from ..kernel import cache as kc
@@ -53,7 +54,7 @@ DEFAULT_SERIAL_FIRST = 3000  # nodes a threaded reader reads alone before the he
 
 def _helper_loop(t, jobs, done):
     """Helper thread ``t``: run each job (a callable: one question's
-    ``read_string``, or a share of a batch), put (t, its result or the
+    ``read_rows``: a question's or a batch's share), put (t, its result or the
     exception) in ``done``; ``None`` ends the thread."""
     while True:
         job = jobs.get()
@@ -64,37 +65,6 @@ def _helper_loop(t, jobs, done):
         except BaseException as e:  # handed to the caller, who re-raises
             done.put((t, e))
         job = None  # hold nothing of the Reader while waiting
-
-
-def _read_share(s, hw, keys, context, shared, asked, packed, then, aborted, taken, boards=None):
-    """One thread's share of a batch (``Reader.read_many``): take the next
-    question's index i from ``taken`` (an ``itertools.count``, shared: its
-    ``next`` is atomic) until none is left, read that question alone on the
-    board (s, hw) with this thread's ``context``, and put the packed answer
-    in ``packed[i]``.  A question (attack, target, follow, b) with ``follow``
-    whose attack succeeds is followed by the string's defence, into
-    ``then[i]``.  ``aborted[i]``: whether either hit the node limit.  With
-    ``boards`` (``BoardCopy`` list), the board is first brought to the
-    question's position ``boards[b]`` unless it is there already."""
-    ctx, mv, sc, pk = context
-    table, meta, busy, flag = shared
-    n, loaded = len(asked), -1
-    for i in taken:
-        if i >= n:
-            return
-        attack, target, follow, b = asked[i]
-        if boards is not None and b != loaded:
-            boards[b].load(s, hw)
-            loaded = b
-        meta[kc.M_GEN] += 1  # a root question (a lost increment would do no harm)
-        r = kr.read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target)
-        packed[i], aborted[i] = r, ctx[kr.C_ABORTED]
-        if follow and r >= kr.MOVE_SPAN:  # code > 0: the attack succeeds
-            meta[kc.M_GEN] += 1
-            then[i] = kr.read_string(
-                s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, False, target
-            )
-            aborted[i] |= ctx[kr.C_ABORTED]
 
 
 def _stop_helpers(job_queues):
@@ -123,10 +93,29 @@ class BoardCopy:
         used, words = used_extent(position.s)
         self.s, self.hw = position.s[:used].copy(), position.hw[:words].copy()
 
-    def load(self, s, hw) -> None:
-        """Bring the board (s, hw) to this position."""
-        s[: len(self.s)] = self.s
-        hw[: len(self.hw)] = self.hw
+
+# the board copies of ``read_rows`` when a batch has none
+NO_COPIES = (
+    np.zeros(0, np.int32),
+    np.zeros(1, np.int64),
+    np.zeros(0, np.uint64),
+    np.zeros(1, np.int64),
+)
+
+
+def pack_copies(copies: Sequence[BoardCopy]) -> tuple[np.ndarray, ...]:
+    """The board copies as ``read_rows`` takes them: the states end to end
+    with their offsets, and the hash words likewise."""
+    if not copies:
+        return NO_COPIES
+    states = [c.s for c in copies]
+    words = [c.hw for c in copies]
+    return (
+        np.concatenate(states).astype(np.int32, copy=False),
+        np.cumsum([0] + [len(a) for a in states], dtype=np.int64),
+        np.concatenate(words).astype(np.uint64, copy=False),
+        np.cumsum([0] + [len(a) for a in words], dtype=np.int64),
+    )
 
 
 class _Helpers:
@@ -157,6 +146,62 @@ class _Helpers:
         for bs, bhw in self.boards[1:]:
             bs[:used] = s[:used]
             bhw[:words] = hw[:words]
+
+
+class _Batch:
+    """A batch of question rows the helpers are reading
+    (``Reader._start_batch``); ``finish`` reads thread 0's share."""
+
+    def __init__(self, reader, position, helpers, own, rows):
+        self.reader, self.position, self.helpers = reader, position, helpers
+        self.own, self.rows = own, rows
+
+    def finish(self) -> np.ndarray:
+        """Read what the helpers leave, wait for them, and return the rows
+        (answers filled in); a helper's exception or a hash error is raised
+        here."""
+        reader, helpers = self.reader, self.helpers
+        failed = []
+        try:
+            kr.read_rows(*self.own)
+        finally:
+            for _ in range(1, reader.threads):
+                r = helpers.done.get()[1]
+                if isinstance(r, BaseException):
+                    failed.append(r)
+            reader._hash_errors_to(self.position, helpers)
+        if failed:
+            raise failed[0]
+        rows = self.rows
+        reader.ctx[kr.C_ABORTED] = int(rows[:, kr.Q_ABORTED].any())
+        self.position.raise_if_hash_error("reading")
+        return rows
+
+
+class PendingCopies:
+    """A batch of board copies being read (``Reader.start_copies``)."""
+
+    def __init__(self, reader, position, copies, batch):
+        self.reader, self.position, self.copies, self.batch = reader, position, copies, batch
+
+    def result(self) -> list[list[tuple[Answer, Answer | None]]]:
+        """What ``Reader.examine_copies`` answers; call it once."""
+        rows = self.batch.finish() if self.batch else np.zeros((0, kr.Q_LEN), np.int64)
+        answer, pos = self.reader._answer, self.position
+        answers = [
+            (answer(pos, a), answer(pos, d) if a >= kr.MOVE_SPAN else None)
+            for a, d in rows[:, [kr.Q_PACKED, kr.Q_THEN]].tolist()
+        ]
+        out, k = [], 0
+        for copy in self.copies:
+            out.append(answers[k : k + len(copy.targets)])
+            k += len(copy.targets)
+        return out
+
+
+def _one_row():
+    """A thread's row for one question alone, and its counter."""
+    return np.zeros((1, kr.Q_LEN), np.int64), np.zeros(1, np.int64)
 
 
 class Reader:
@@ -200,6 +245,7 @@ class Reader:
         self.cache = cache if cache is not None else ReadingCache(0)
         # thread 0 reads on the caller's thread; each thread has its own context
         self._contexts = [kr.new_context() for _ in range(threads)]
+        self._rows = [_one_row() for _ in range(threads)]  # each thread's question row
         self.ctx, self.mv, self.sc, self.pk = self._contexts[0]
         self.busy, self.flag = kr.new_shared()
         self._helpers = None
@@ -346,8 +392,18 @@ class Reader:
         return self._answer(position, packed)
 
     def _serial(self, position, attack, target):
-        args = self._kernel_args(0, position.s, position.hw, position.keys)
-        return kr.read_string(*args, attack, target)
+        args = self._row_args(0, position.s, position.hw, position.keys, attack, target)
+        kr.read_rows(*args)
+        return int(self._rows[0][0][0, kr.Q_PACKED])
+
+    def _row_args(self, t, s, hw, keys, attack, target):
+        """The arguments of ``read_rows`` for one question alone on thread
+        ``t``'s row, on board (s, hw)."""
+        row, taken = self._rows[t]
+        row[0] = 0
+        row[0, kr.Q_ATTACK], row[0, kr.Q_TARGET], row[0, kr.Q_BOARD] = attack, target, -1
+        taken[0] = 0
+        return (*self._kernel_args(t, s, hw, keys), row, taken, *NO_COPIES)
 
     def _alone_first(self, position, attack, target):
         """Most questions take a few hundred nodes at most: read alone up to
@@ -359,11 +415,11 @@ class Reader:
         return None if self.ctx[kr.C_ABORTED] else packed
 
     def _thread_job(self, t, s, hw, position, attack, target, share, limit):
-        """The arguments of ``read_string`` for thread ``t`` on board (s, hw)."""
+        """The arguments of ``read_rows`` for thread ``t`` on board (s, hw)."""
         ctx = self._contexts[t][0]
         ctx[kr.C_PARALLEL], ctx[kr.C_THREAD], ctx[kr.C_SHARE] = 1, t, share
         ctx[kr.C_NODELIMIT] = limit
-        return (*self._kernel_args(t, s, hw, position.keys), attack, target)
+        return self._row_args(t, s, hw, position.keys, attack, target)
 
     def _run_threads(self, position, target, attack):
         """Thread 0 reads the question on the caller's board, every helper
@@ -380,23 +436,23 @@ class Reader:
         for t in range(1, self.threads):
             s, hw = helpers.boards[t]
             job = self._thread_job(t, s, hw, position, attack, target, share, limit)
-            helpers.jobs[t].put(functools.partial(kr.read_string, *job))
+            helpers.jobs[t].put(functools.partial(kr.read_rows, *job))
         job = self._thread_job(0, position.s, position.hw, position, attack, target, share, limit)
-        results = [0] * self.threads
+        failed = []
         try:
-            results[0] = kr.read_string(*job)
+            kr.read_rows(*job)
         finally:
             self.flag[kab.F_STOP] = 1  # (raised already, unless thread 0 failed)
             for _ in range(1, self.threads):
-                t, r = helpers.done.get()
-                results[t] = r
+                r = helpers.done.get()[1]
+                if isinstance(r, BaseException):
+                    failed.append(r)
             self._after_threads(position, helpers)
-        for r in results:
-            if isinstance(r, BaseException):
-                raise r
+        if failed:
+            raise failed[0]
         winner = int(self.flag[kab.F_WINNER])
         self.ctx[kr.C_ABORTED] = self._contexts[winner][0][kr.C_ABORTED]
-        return results[winner]
+        return int(self._rows[winner][0][0, kr.Q_PACKED])
 
     def _start_helpers(self):
         """The helper threads, started at the first call that needs them."""
@@ -487,25 +543,32 @@ class Reader:
         each takes the next string not yet taken, of whichever position,
         and brings its own board there, so that work spans positions; one
         thread reads them in order.  Answers are the serial ones."""
-        asked = [
-            (True, target, True, b) for b, copy in enumerate(copies) for target in copy.targets
-        ]
-        packed, then = self._batch(position, asked, list(copies)) if asked else ([], [])
-        answers = [
-            (self._answer(position, a), self._answer(position, d) if a >= kr.MOVE_SPAN else None)
-            for a, d in zip(packed, then, strict=True)
-        ]
-        out, k = [], 0
-        for copy in copies:
-            out.append(answers[k : k + len(copy.targets)])
-            k += len(copy.targets)
-        return out
+        return self.start_copies(position, copies).result()
+
+    def start_copies(self, position: Position, copies: Sequence[BoardCopy]) -> PendingCopies:
+        """``examine_copies`` begun: the helper threads start on the batch
+        at once, and ``result()`` reads the caller's share and answers.  In
+        between the caller may play on ``position`` and take more copies,
+        but must not use this Reader."""
+        copies = list(copies)
+        asked = [(1, t, 1, b) for b, copy in enumerate(copies) for t in copy.targets]
+        batch = self._start_batch(position, asked, copies) if asked else None
+        return PendingCopies(self, position, copies, batch)
 
     def _batch(self, position, asked, boards=None):
-        """The questions ``asked`` ((attack, target, follow, b), see
-        ``_read_share``) on all the threads -> (packed, then).  Without
-        ``boards`` every question is about ``position`` (thread 0 reads on
-        it); with them, every thread reads on a board of its own."""
+        """The questions ``asked`` ((attack, target, follow, b): a question
+        row, see ``kr.Q_ATTACK``) on all the threads -> (packed, then)."""
+        rows = self._start_batch(position, asked, boards).finish()
+        return rows[:, kr.Q_PACKED].tolist(), rows[:, kr.Q_THEN].tolist()
+
+    def _start_batch(self, position, asked, boards=None):
+        """Hand the rows ``asked`` to the helpers, who start at once, and
+        return the ``_Batch``; its ``finish`` reads the caller's share.
+        Without ``boards`` every question is about ``position`` (thread 0
+        reads on it, and it must not change until ``finish``); with them
+        (``BoardCopy`` list), every thread reads on a board of its own and
+        ``position`` only gives the keys.  The Reader must not be used
+        again before ``finish``."""
         self._prepare(position)
         helpers = self._start_helpers()
         if boards is None:
@@ -515,28 +578,19 @@ class Reader:
             if helpers.own0 is None:
                 helpers.own0 = new_state()
             own0 = helpers.own0
-        n = len(asked)
-        packed, then, aborted = [0] * n, [0] * n, [0] * n
-        shared = (self.cache.table, self.cache.meta, self.busy, self.flag)
-        batch = (shared, asked, packed, then, aborted, itertools.count(), boards)
+        rows = np.zeros((len(asked), kr.Q_LEN), np.int64)
+        if asked:
+            rows[:, : kr.Q_GEN] = asked
+        rows[:, kr.Q_GEN] = 1
+        if boards is None:
+            rows[:, kr.Q_BOARD] = -1
+        batch = (rows, np.zeros(1, np.int64), *pack_copies(boards or ()))
         for t in range(1, self.threads):
             s, hw = helpers.boards[t]
-            job = (s, hw, position.keys, self._contexts[t], *batch)
-            helpers.jobs[t].put(functools.partial(_read_share, *job))
-        failed = []
-        try:
-            _read_share(*own0, position.keys, self._contexts[0], *batch)
-        finally:
-            for _ in range(1, self.threads):
-                r = helpers.done.get()[1]
-                if isinstance(r, BaseException):
-                    failed.append(r)
-            self._hash_errors_to(position, helpers)
-        if failed:
-            raise failed[0]
-        self.ctx[kr.C_ABORTED] = int(any(aborted))
-        position.raise_if_hash_error("reading")
-        return packed, then
+            job = (*self._kernel_args(t, s, hw, position.keys), *batch)
+            helpers.jobs[t].put(functools.partial(kr.read_rows, *job))
+        own = (*self._kernel_args(0, *own0, position.keys), *batch)
+        return _Batch(self, position, helpers, own, rows)
 
     @staticmethod
     def _is_attack(kind):

@@ -697,7 +697,7 @@ def _skip_optional_probes() -> None:
 # the group is in numba's cache when its entry point is
 GROUP_ENTRY = {
     "loading": "board.play_sequence",  # loadsgf, play, undo
-    "reader": "reading.read_string",
+    "reader": "reading.read_rows",
     "moves": "reading.read_after",  # does_attack, does_defend
     "playouts": "playout.search",
 }

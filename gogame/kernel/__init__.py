@@ -77,7 +77,7 @@ def cache_is_cold() -> bool:
 
 
 def cached(*functions: str) -> bool:
-    """True when every ``"module.function"`` (e.g. ``"reading.read_string"``)
+    """True when every ``"module.function"`` (e.g. ``"reading.read_rows"``)
     has an index file in ``CACHE_DIR``: it loads instead of compiling."""
     return all(any(Path(CACHE_DIR).rglob(f"{name}-*.nbi")) for name in functions)
 

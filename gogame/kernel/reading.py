@@ -5,9 +5,11 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 * Entry points, called by ``core/reader.py`` with the board (``s``, ``hw``,
   ``keys``), a per-thread context (``ctx``: settings and counters, ``C_*``),
   per-ply move rows (``mv``, scores ``sc``), the cache and the ABDADA
-  tables: ``read_string`` (one question from the root) and ``read_after``
-  (one given move first).  Both return ``code * MOVE_SPAN + move``, codes
-  ordered ``0 < KO_B < KO_A < WIN`` (GNU Go's internal 0, 3, 4, 5).
+  tables: ``read_rows`` (question rows, each read from the root; the
+  threads of a batch share them out) and
+  ``read_after`` (one given move first).  Answers are ``code * MOVE_SPAN
+  + move``, codes ordered ``0 < KO_B < KO_A < WIN`` (GNU Go's internal 0,
+  3, 4, 5).
 * ``_read`` is the one recursive routine, for both sides: ``attack`` true,
   the opponent moves first and tries to capture; false, the owner tries to
   make the string safe.  It is an alpha-beta over the codes (fail-hard,
@@ -62,6 +64,7 @@ from . import board as kb
 from . import cache as kc
 from . import komaster as km
 from . import loading  # noqa: F401  (installed before the first @njit)
+from .atomics import atomic_add
 from .layout import (
     BLACK,
     BORDER,
@@ -85,6 +88,16 @@ from .layout import (
 
 WIN, KO_A, KO_B = 5, 4, 3
 MOVE_SPAN = 1 << 12
+
+# A question row of ``read_rows`` (int64): what is asked, then what it answers.
+# Q_ATTACK: 1 attack, 0 defend; Q_TARGET: a point of the string; Q_FOLLOW: 1
+# reads the string's defence after an attack that succeeds; Q_BOARD: the
+# board copy to read on, -1 for the board as it is; Q_GEN: 1 advances the
+# cache generation before each of the row's questions (a batch's rows; a
+# single question's caller advances it once for all its threads); then the
+# answers Q_PACKED and Q_THEN (code * MOVE_SPAN + move) and Q_ABORTED.
+Q_ATTACK, Q_TARGET, Q_FOLLOW, Q_BOARD, Q_GEN, Q_PACKED, Q_THEN, Q_ABORTED = range(8)
+Q_LEN = 8
 MAXMOVES = 48
 READ_PLIES = 160  # hard cap on stackp while reading
 
@@ -1643,38 +1656,97 @@ def _root(s, ctx, mv):
     ctx[C_ROOTNODES] = ctx[C_NODES]
 
 
+@njit(cache=True, _nrt=False)
+def _load_copy(s, hw, copies, copy_at, words, word_at, b):
+    """Bring the board (s, hw) to board copy ``b``: the used part of its
+    state ``copies[copy_at[b]:copy_at[b + 1]]`` and of its hash words."""
+    lo, hi = copy_at[ix(b)], copy_at[ix(b + 1)]
+    for k in range(hi - lo):
+        s[ix(k)] = copies[ix(lo + k)]
+    lo, hi = word_at[ix(b)], word_at[ix(b + 1)]
+    for k in range(hi - lo):
+        hw[ix(k)] = words[ix(lo + k)]
+
+
 @njit(cache=True, _nrt=False, nogil=True)
-def read_string(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target):
-    """Entry point: attack or defend the string at ``target`` from here.
-    A thread of a parallel read (``ctx[C_PARALLEL]`` set, ``ctx[C_THREAD]``
-    its number) raises ``flag`` when it finishes first; a thread stopped by
-    another's flag answers 0 with ``ctx[C_STOPPED]`` set.  The caller
-    advances the cache generation (``meta[M_GEN]``) once per root question."""
-    _root(s, ctx, mv)
-    if s[ix(COLOR + target)] != BLACK and s[ix(COLOR + target)] != WHITE:
-        return 0
-    r = _read(
-        s,
-        hw,
-        keys,
-        ctx,
-        mv,
-        sc,
-        pk,
-        table,
-        meta,
-        busy,
-        flag,
-        attack,
-        np.int64(target),
-        np.int64(EMPTY),
-        np.int64(0),
-        np.int64(WIN),
-    )
-    if ctx[C_PARALLEL] != 0 and ctx[C_STOPPED] == 0:
-        if not ab.finish(flag, ctx[C_THREAD]):
-            ctx[C_STOPPED] = 1  # another thread was first: its answer counts
-    return r
+def read_rows(
+    s,
+    hw,
+    keys,
+    ctx,
+    mv,
+    sc,
+    pk,
+    table,
+    meta,
+    busy,
+    flag,
+    rows,
+    taken,
+    copies,
+    copy_at,
+    words,
+    word_at,
+):
+    """Entry point: one thread's share of the question rows ``rows`` (see
+    ``Q_ATTACK``).  The thread takes the next row not yet taken
+    (``taken[0]``, an atomic counter the threads of a batch share) until
+    none is left, so it never returns to Python between questions.  A row
+    with a board copy (``Q_BOARD`` >= 0) is read on the board brought there
+    (``_load_copy``), else on (s, hw) as it is.  Each question attacks or
+    defends the string at ``Q_TARGET`` from the root; the answers go into
+    ``Q_PACKED``, ``Q_THEN`` (the string's defence, read after an attack
+    that succeeds when ``Q_FOLLOW`` asks) and ``Q_ABORTED``.  A thread of
+    a parallel read (``ctx[C_PARALLEL]`` set, ``ctx[C_THREAD]`` its
+    number; one row a thread) raises ``flag`` when it finishes first; a
+    thread stopped by another's flag answers 0 with ``ctx[C_STOPPED]`` set.
+    Not done: a row split between the threads of a batch.  One ``_read``
+    call site, as numba infers ``_read`` once a site."""
+    loaded, i, follow = -1, 0, False
+    while True:
+        if not follow:
+            i = atomic_add(taken, 0, 1)
+            if i >= rows.shape[0]:
+                return
+            b = rows[ix(i), Q_BOARD]
+            if b >= 0 and b != loaded:
+                _load_copy(s, hw, copies, copy_at, words, word_at, b)
+                loaded = b
+        meta[kc.M_GEN] += rows[ix(i), Q_GEN]  # a lost increment would do no harm
+        target = rows[ix(i), Q_TARGET]
+        _root(s, ctx, mv)
+        r = 0
+        if s[ix(COLOR + target)] == BLACK or s[ix(COLOR + target)] == WHITE:
+            attack = rows[ix(i), Q_ATTACK] != 0 and not follow
+            r = _read(
+                s,
+                hw,
+                keys,
+                ctx,
+                mv,
+                sc,
+                pk,
+                table,
+                meta,
+                busy,
+                flag,
+                attack,
+                np.int64(target),
+                np.int64(EMPTY),
+                np.int64(0),
+                np.int64(WIN),
+            )
+        if ctx[C_PARALLEL] != 0 and ctx[C_STOPPED] == 0:
+            if not ab.finish(flag, ctx[C_THREAD]):
+                ctx[C_STOPPED] = 1  # another thread was first: its answer counts
+        if follow:
+            rows[ix(i), Q_THEN] = r
+            rows[ix(i), Q_ABORTED] |= ctx[C_ABORTED]
+            follow = False
+        else:
+            rows[ix(i), Q_PACKED] = r
+            rows[ix(i), Q_ABORTED] = ctx[C_ABORTED]
+            follow = rows[ix(i), Q_FOLLOW] != 0 and r >= MOVE_SPAN
 
 
 @njit(cache=True, _nrt=False, nogil=True)

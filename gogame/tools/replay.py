@@ -144,15 +144,14 @@ def weak_stones(position: Position) -> list[Point]:
     return [position.pt(pos) for pos in position.weak_strings(4)]
 
 
-def _examine_copies(reader, position, pending, trace):
-    """Read the kept positions ``pending`` ([(move number, BoardCopy)]) as one
-    batch and append their lines in order; return the strings read."""
-    rows = reader.examine_copies(position, [copy for _, copy in pending])
+def _write_batch(kept, rows, trace):
+    """Append the lines of the read positions ``kept`` ([(move number,
+    BoardCopy)]) in order, from ``rows`` (``PendingCopies.result``);
+    return the strings read."""
     n = 0
-    for (number, copy), row in zip(pending, rows, strict=True):
+    for (number, copy), row in zip(kept, rows, strict=True):
         _trace_position(trace, number, copy.stones, row)
         n += len(copy.stones)
-    pending.clear()
     return n
 
 
@@ -252,15 +251,19 @@ def replay_game(
 def _reading_step(out, pos, reader, check, trace):
     """The ``after_move`` callback of a reading replay: examines the position
     with hash checking as ``check`` asks.  With threads (and without check
-    "all") it keeps up to ``WINDOW`` positions and reads them as one batch,
-    so that the threads' work spans positions; ``flush()`` reads what is
-    kept; ``finish()`` flushes, then fills ``nodes`` and ``cache`` into ``out``."""
+    "all") it keeps up to ``WINDOW`` positions and hands them to the
+    threads as one batch (``Reader.start_copies``), so that the threads'
+    work spans positions; while the helpers read it, this thread replays
+    the next moves and keeps their positions, then reads its share, and
+    writes the batch's lines while the helpers read the next.  ``flush()``
+    reads what is kept; ``finish()`` flushes, then fills ``nodes`` and
+    ``cache`` into ``out``."""
     from ..core.reader import BoardCopy
 
     lines = trace if trace is not None else []
     failures = [] if check == "all" else None
     batched = reader.threads > 1 and failures is None
-    pending = []
+    pending, flying = [], []  # positions kept; the batch being read
     out.update(nodes=0, results=0, reading_mismatches=0, reading_mismatch_at=[])
 
     def after(number: int) -> None:
@@ -271,13 +274,25 @@ def _reading_step(out, pos, reader, check, trace):
                 return
             pending.append((number, BoardCopy(pos, weak_stones(pos))))
             if len(pending) >= WINDOW:
-                flush()
+                launch()
         finally:
             pos.check_hashing = check is not None
 
-    def flush() -> None:
+    def launch() -> None:
+        """Finish the batch being read, start the kept positions, then
+        write the finished batch's lines."""
+        done = [(kept, batch.result()) for kept, batch in flying]
+        flying.clear()
         if pending:
-            out["results"] += _examine_copies(reader, pos, pending, lines)
+            kept = pending[:]
+            pending.clear()
+            flying.append((kept, reader.start_copies(pos, [c for _, c in kept])))
+        for kept, rows in done:
+            out["results"] += _write_batch(kept, rows, lines)
+
+    def flush() -> None:
+        launch()
+        launch()  # the last batch: nothing is kept, so nothing starts
 
     def finish() -> None:
         flush()

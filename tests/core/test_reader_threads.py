@@ -316,6 +316,22 @@ def test_examine_copies_spans_positions_with_the_answers_of_each(threads):
     assert reader.examine_copies(last, []) == []
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_started_copies_answer_as_before_while_the_game_goes_on(threads):
+    """``start_copies`` hands a batch to the helpers and returns; the
+    caller may then play on the position it gave, and ``result()`` still
+    answers for the copies, as ``examine_copies`` does."""
+    path = mixed_games()[0]
+    last, copies, alone = game_copies(path, (20, 35, 36, 70))
+    reader = Reader(threads=threads, cache=ReadingCache(8))
+    pending = reader.start_copies(last, copies)
+    empty = [(r, c) for r in range(19) for c in range(19) if not last.color_at((r, c))]
+    for pt, color in zip(empty[:6], (1, 2) * 3):
+        last.play(pt, color)  # the game goes on meanwhile
+    assert pending.result() == alone
+    assert reader.examine_copies(last, copies) == alone
+
+
 def test_a_board_copy_is_refused_inside_a_trymove():
     p, stones = batch_cases()[0]
     empty = next((r, c) for r in range(19) for c in range(19) if not p.color_at((r, c)))

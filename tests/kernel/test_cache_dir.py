@@ -68,13 +68,13 @@ def test_an_unwritable_folder_is_not_chosen(tmp_path, monkeypatch):
 def test_cached_names_the_compiled_entry_points(tmp_path, monkeypatch):
     monkeypatch.setattr(kernel, "CACHE_DIR", str(tmp_path))
     assert kernel.cache_is_cold()
-    assert not kernel.cached("reading.read_string")
+    assert not kernel.cached("reading.read_rows")
     folder = tmp_path / "kernel_0123"
     folder.mkdir()
-    (folder / "reading.read_string-1299.py311.nbi").write_bytes(b"")
+    (folder / "reading.read_rows-1299.py311.nbi").write_bytes(b"")
     assert not kernel.cache_is_cold()
-    assert kernel.cached("reading.read_string")
-    assert not kernel.cached("reading.read_string", "playout.search")
+    assert kernel.cached("reading.read_rows")
+    assert not kernel.cached("reading.read_rows", "playout.search")
 
 
 def test_skip_optional_probes_leaves_scipy_and_cffi_importable():
