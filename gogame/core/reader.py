@@ -147,6 +147,11 @@ class _Helpers:
             bs[:used] = s[:used]
             bhw[:words] = hw[:words]
 
+    def wait(self):
+        """Wait for one job of each helper; -> the exceptions they raised."""
+        results = [self.done.get()[1] for _ in range(1, len(self.jobs))]
+        return [r for r in results if isinstance(r, BaseException)]
+
 
 class _Batch:
     """A batch of question rows the helpers are reading
@@ -161,14 +166,10 @@ class _Batch:
         (answers filled in); a helper's exception or a hash error is raised
         here."""
         reader, helpers = self.reader, self.helpers
-        failed = []
         try:
             kr.read_rows(*self.own)
         finally:
-            for _ in range(1, reader.threads):
-                r = helpers.done.get()[1]
-                if isinstance(r, BaseException):
-                    failed.append(r)
+            failed = helpers.wait()
             reader._hash_errors_to(self.position, helpers)
         if failed:
             raise failed[0]
@@ -187,11 +188,7 @@ class PendingCopies:
     def result(self) -> list[list[tuple[Answer, Answer | None]]]:
         """What ``Reader.examine_copies`` answers; call it once."""
         rows = self.batch.finish() if self.batch else np.zeros((0, kr.Q_LEN), np.int64)
-        answer, pos = self.reader._answer, self.position
-        answers = [
-            (answer(pos, a), answer(pos, d) if a >= kr.MOVE_SPAN else None)
-            for a, d in rows[:, [kr.Q_PACKED, kr.Q_THEN]].tolist()
-        ]
+        answers = self.reader._pairs(self.position, rows)
         out, k = [], 0
         for copy in self.copies:
             out.append(answers[k : k + len(copy.targets)])
@@ -438,15 +435,11 @@ class Reader:
             job = self._thread_job(t, s, hw, position, attack, target, share, limit)
             helpers.jobs[t].put(functools.partial(kr.read_rows, *job))
         job = self._thread_job(0, position.s, position.hw, position, attack, target, share, limit)
-        failed = []
         try:
             kr.read_rows(*job)
         finally:
             self.flag[kab.F_STOP] = 1  # (raised already, unless thread 0 failed)
-            for _ in range(1, self.threads):
-                r = helpers.done.get()[1]
-                if isinstance(r, BaseException):
-                    failed.append(r)
+            failed = helpers.wait()
             self._after_threads(position, helpers)
         if failed:
             raise failed[0]
@@ -503,14 +496,14 @@ class Reader:
         a node limit, a question that hits it answers a guess, as alone;
         ``aborted`` is then true if any did.  The position is unchanged."""
         questions = list(questions)
-        asked = [(self._is_attack(k), self._target(position, pt), False, 0) for k, pt in questions]
+        asked = [(self._is_attack(k), self._target(position, pt), 0, -1) for k, pt in questions]
         if self.threads == 1 or len(asked) < 2:
             return [
                 self._run(position, pt, a)
                 for (a, _, _, _), (_, pt) in zip(asked, questions, strict=True)
             ]
-        packed, _ = self._batch(position, asked)
-        return [self._answer(position, p) for p in packed]
+        rows = self._batch(position, asked)
+        return [self._answer(position, p) for p in rows[:, kr.Q_PACKED].tolist()]
 
     def examine_strings(
         self, position: Position, stones: Sequence[Vertex]
@@ -526,12 +519,14 @@ class Reader:
                 attack = self.attack(position, pt)
                 out.append((attack, self.find_defense(position, pt) if attack[0] else None))
             return out
-        packed, then = self._batch(
-            position, [(True, self._target(position, pt), True, 0) for pt in stones]
-        )
+        rows = self._batch(position, [(1, self._target(position, pt), 1, -1) for pt in stones])
+        return self._pairs(position, rows)
+
+    def _pairs(self, position, rows):
+        """Each row's (attack, defence or None) of ``examine_strings``."""
         return [
             (self._answer(position, a), self._answer(position, d) if a >= kr.MOVE_SPAN else None)
-            for a, d in zip(packed, then, strict=True)
+            for a, d in rows[:, [kr.Q_PACKED, kr.Q_THEN]].tolist()
         ]
 
     def examine_copies(
@@ -556,10 +551,9 @@ class Reader:
         return PendingCopies(self, position, copies, batch)
 
     def _batch(self, position, asked, boards=None):
-        """The questions ``asked`` ((attack, target, follow, b): a question
-        row, see ``kr.Q_ATTACK``) on all the threads -> (packed, then)."""
-        rows = self._start_batch(position, asked, boards).finish()
-        return rows[:, kr.Q_PACKED].tolist(), rows[:, kr.Q_THEN].tolist()
+        """The questions ``asked`` ((attack, target, follow, board): a
+        question row, see ``kr.Q_ATTACK``) on all the threads -> the rows."""
+        return self._start_batch(position, asked, boards).finish()
 
     def _start_batch(self, position, asked, boards=None):
         """Hand the rows ``asked`` to the helpers, who start at once, and
@@ -582,8 +576,6 @@ class Reader:
         if asked:
             rows[:, : kr.Q_GEN] = asked
         rows[:, kr.Q_GEN] = 1
-        if boards is None:
-            rows[:, kr.Q_BOARD] = -1
         batch = (rows, np.zeros(1, np.int64), *pack_copies(boards or ()))
         for t in range(1, self.threads):
             s, hw = helpers.boards[t]
