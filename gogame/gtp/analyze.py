@@ -16,8 +16,8 @@ commands are listed too).  The gfx commands answer GoGui's gfx language:
 
 ``gogame-param`` is GoGui's ``param`` type: without arguments one ``[type]
 key value`` line per setting (level, depth_offset, node_limit, cache_mb,
-hash, threads, move_seconds, resign_rate, rules, patterns, dynamic_komi,
-situational_komi, ponder);
+hash, threads, move_seconds, resign_rate, rules, patterns, widening,
+dynamic_komi, situational_komi, ponder);
 ``gogame-param key value`` sets one.  A new cache size, scheme or thread
 count makes a new reader (and an empty cache); depths and limits carry
 over.  Not done: live gfx
@@ -181,6 +181,7 @@ class AnalyzeCommands:
             ("string", "resign_rate", _num(s.player.resign_rate)),
             ("list/chinese/japanese", "rules", s.rules),
             ("list/on/off", "patterns", "on" if s.patterns else "off"),
+            ("list/on/off", "widening", "on" if s.widening else "off"),
             ("list/on/off", "dynamic_komi", "on" if s.dynamic_komi else "off"),
             ("list/on/off", "situational_komi", "on" if s.situational_komi else "off"),
             ("list/on/off", "ponder", "on" if s.pondering else "off"),
@@ -220,6 +221,8 @@ class AnalyzeCommands:
             s.rules = options.rules(value)
         elif key == "patterns":
             s.patterns = options.on_off(value)
+        elif key == "widening":
+            s.widening = options.on_off(value)
         elif key == "dynamic_komi":
             s.dynamic_komi = options.on_off(value)
         elif key == "situational_komi":

@@ -136,6 +136,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     _on_off(parser, "--patterns", True, "the player's 3x3 patterns from recorded games")
     _on_off(
         parser,
+        "--widening",
+        False,
+        "progressive widening: each tree node chooses among its moves with the "
+        "best priors first, more as it is visited (see docs/player.md)",
+    )
+    _on_off(
+        parser,
         "--situational-komi",
         False,
         "in even games on 13x13 and up, the search asks a point more of its "
@@ -186,6 +193,7 @@ def run(
         session.autosave = getattr(args, "sgf_autosave", None)
         session.rules = getattr(args, "rules", "chinese")
         session.patterns = getattr(args, "patterns", True)
+        session.widening = getattr(args, "widening", False)
         session.pondering = getattr(args, "ponder", False)
         session.situational_komi = getattr(args, "situational_komi", False)
         seconds = getattr(args, "move_seconds", None)

@@ -35,7 +35,10 @@ called repeatedly on the same tree, and by several threads at once on one
 tree (each with its own work arrays): a node is expanded under a lock in
 ``meta``, and each node passed on the way down gets its visit at once, with
 its win added on the way back (a virtual loss that sends the other threads
-elsewhere meanwhile).  The caller owns time control.
+elsewhere meanwhile).  With ``meta[M_WIDEN]`` (progressive widening, off
+by default) each node's children are put in ``prior_order`` when it is
+expanded, and ``select`` looks only at the first ``widened(n)`` of them
+after n real visits.  The caller owns time control.
 
 ``subtree_size`` and ``copy_subtree`` let the caller keep the subtree of
 the move played as the next search's tree, and make room in a full tree by
@@ -101,7 +104,8 @@ M_BLACKWINS = 6  # playouts black won
 M_PAT_PRIOR = 7  # prior visits a new child gets from its 3x3 pattern (0: none)
 M_PAT_PLAYOUT = 8  # per mille of playout moves tried by pattern first (0: none)
 M_LOCK = 9  # the expansion lock: 1 while a thread expands a node
-META_LEN = 10
+M_WIDEN = 10  # progressive widening: 1 on (children in prior order, ``widened``)
+META_LEN = 11
 
 # stats columns
 S_N, S_W, S_RN, S_RW, S_PN, S_PW = 0, 1, 2, 3, 4, 5
@@ -110,6 +114,9 @@ RAVE_K = 1.0 / 2000.0  # beta = rn / (rn + n + rn * n * RAVE_K)
 PAT_SLOPE = 0.08  # a pattern prior's win rate: 0.5 + PAT_SLOPE * ln(weight) ...
 PAT_QMIN, PAT_QMAX = 0.15, 0.85  # ... kept within these
 PAT_MIN = 1.0  # the playouts' pattern rule considers weights of at least this
+# progressive unpruning as in MANGO (Chaslot et al. 2008): WIDEN_START children
+# at first, one more each time a node's real visits pass WIDEN_A * WIDEN_B**j
+WIDEN_START, WIDEN_A, WIDEN_B = 5, 50.0, 1.3
 
 
 def new_tree(capacity):
@@ -562,11 +569,12 @@ def _prior(s, pos, color, out, pat, pat_n):
 
 
 @njit(cache=True)
-def expand(s, links, stats, meta, node, color, pat):
+def expand(s, links, stats, meta, node, color, pat, last):
     """Give ``node`` one child per playable-or-eye-free legal move of
     ``color`` (not own eyes), with priors (``_prior``; the pattern weights
     ``pat`` count when ``meta[M_PAT_PRIOR]`` > 0); False when the tree is
-    full."""
+    full.  The children are in point order, or with ``meta[M_WIDEN]`` in
+    ``prior_order`` after ``last``, the move that led to ``node``."""
     w = s[H_W]
     size = s[H_SIZE]
     used = meta[M_NODES]
@@ -594,21 +602,93 @@ def expand(s, links, stats, meta, node, color, pat):
             stats[ix(c), S_PN] = pr[0]
             stats[ix(c), S_PW] = pr[1]
             k += 1
+    if meta[M_WIDEN] != 0:
+        prior_order(links, stats, i64(first), i64(k), i64(last), i64(w))
     links[ix(node), 1] = first
     links[ix(node), 2] = k
     meta[M_NODES] = used + k
     return True
 
 
+@njit(cache=True)
+def prior_order(links, stats, first, k, last, w):
+    """Sort the rows ``first .. first + k`` by prior win rate, highest
+    first; among equal ones the nearer to ``last`` (the move before, by
+    Pachi's distance dx + dy + max(dx, dy); none for a pass) first, then
+    the lower point.  The order in which ``widened`` admits them.  A Shell
+    sort in place (Knuth's gaps); a row's child links move with it."""
+    gap = 1
+    while 3 * gap + 1 < k:
+        gap = 3 * gap + 1
+    while gap > 0:
+        for i in range(first + gap, first + k):
+            j = i
+            while j - gap >= first and _after(links, stats, j - gap, j, last, w):
+                _swap_rows(links, stats, j - gap, j)
+                j -= gap
+        gap //= 3
+
+
 @njit(cache=True, inline="always")
-def select(links, stats, node):
+def _swap_rows(links, stats, a, b):
+    """Exchange rows ``a`` and ``b`` of ``links`` and ``stats``."""
+    for c in range(3):
+        x = links[ix(a), ix(c)]
+        links[ix(a), ix(c)] = links[ix(b), ix(c)]
+        links[ix(b), ix(c)] = x
+    for c in range(6):
+        y = stats[ix(a), ix(c)]
+        stats[ix(a), ix(c)] = stats[ix(b), ix(c)]
+        stats[ix(b), ix(c)] = y
+
+
+@njit(cache=True, inline="always")
+def _distance(p, last, w):
+    """Pachi's distance dx + dy + max(dx, dy) from ``last``; 0 after a pass."""
+    if last == PASS:
+        return 0
+    dx = abs(p % w - last % w)
+    dy = abs(p // w - last // w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True, inline="always")
+def _after(links, stats, a, b, last, w):
+    """Does row ``a`` come after row ``b`` in ``prior_order``?"""
+    qa = stats[ix(a), S_PW] / max(stats[ix(a), S_PN], 1e-9)
+    qb = stats[ix(b), S_PW] / max(stats[ix(b), S_PN], 1e-9)
+    if qa != qb:
+        return qa < qb
+    da = _distance(links[ix(a), 0], last, w)
+    db = _distance(links[ix(b), 0], last, w)
+    if da != db:
+        return da > db
+    return links[ix(a), 0] > links[ix(b), 0]
+
+
+@njit(cache=True, inline="always")
+def widened(n):
+    """How many children, in prior order, a node with ``n`` real visits
+    chooses among under progressive widening: WIDEN_START, and one more
+    each time ``n`` passes WIDEN_A * WIDEN_B**j (j = 0, 1, ...)."""
+    if n < WIDEN_A:
+        return WIDEN_START
+    return WIDEN_START + 1 + int(math.log(n / WIDEN_A) / math.log(WIDEN_B))
+
+
+@njit(cache=True, inline="always")
+def select(links, stats, node, widen):
     """The child of ``node`` with the best RAVE-blended value; -1 when it
     has none.  No UCB exploration term: RAVE and the priors lead the
-    search to the moves not yet tried (docs/player.md)."""
+    search to the moves not yet tried (docs/player.md).  With ``widen``
+    != 0 only the first ``widened(real visits)`` children count (progressive
+    widening: the children must be in ``prior_order``)."""
     first = links[ix(node), 1]
-    k = links[ix(node), 2]
+    k = i64(links[ix(node), 2])
     if k <= 0:
         return -1
+    if widen != 0:
+        k = min(k, i64(widened(stats[ix(node), S_N] - stats[ix(node), S_PN])))
     best = -1
     bestv = -1e300
     for c in range(first, first + k):
@@ -626,14 +706,14 @@ def select(links, stats, node):
 
 
 @njit(cache=True, inline="always")
-def _expand_shared(s, links, stats, meta, node, color, pat):
+def _expand_shared(s, links, stats, meta, node, color, pat, last):
     """``expand`` under the expansion lock, unless another thread expanded
     ``node`` first.  Nodes are only added, never moved, so threads that
     descend meanwhile see either no children or all of them."""
     while atomic_cas(meta, M_LOCK, 0, 1) != 0:
         pass
     if links[ix(node), 1] < 0:
-        expand(s, links, stats, meta, node, color, pat)
+        expand(s, links, stats, meta, node, color, pat, last)
     atomic_store(meta, M_LOCK, 0)
 
 
@@ -650,7 +730,7 @@ def _descend(ws, whw, keys, links, stats, meta, seq, seqc, path):
     path[0] = 0
     stats[0, S_N] += 1.0
     while links[ix(node), 1] >= 0 and depth < path.shape[0] - 1:
-        child = select(links, stats, node)
+        child = select(links, stats, node, meta[M_WIDEN])
         if child < 0:
             break
         stats[ix(child), S_N] += 1.0
@@ -726,7 +806,7 @@ def search(
         last = seq[ix(depth - 1)] if depth > 0 else meta[M_LAST]
         # this iteration's visit is counted already: expand after expand_at others
         if links[ix(node), 1] < 0 and stats[ix(node), S_N] - stats[ix(node), S_PN] > expand_at:
-            _expand_shared(ws, links, stats, meta, node, color, pat)
+            _expand_shared(ws, links, stats, meta, node, color, pat, last)
         nseq = playout(
             ws, whw, keys, color, last, maxmoves, seq, seqc, depth, empt, eidx, pat, pat_rate
         )

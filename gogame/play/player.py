@@ -35,15 +35,18 @@ prior visits excluded), the principal variations and the ownership counts.
 * resign only when the best win rate is below ``resign_rate`` after at least
   ``resign_playouts`` playouts, and not while the session's extra komi
   (a handicap game's ``dynamic_komi``, an even game's ``raise_bar``) is
-  in force.
+  in force;
+* progressive widening (``widening``, off by default): each node's
+  children are sorted by prior win rate and a node chooses among the
+  first ``kernel.playout.widened(n)`` of them after n real visits.
 
 The tree is kept from search to search: when the position follows the
-last search's root by one or two moves the tree holds (same komi and
-patterns), that node's subtree becomes the new tree (``_reroot``), its
+last search's root by one or two moves the tree holds (same komi, patterns
+and widening), that node's subtree becomes the new tree (``_reroot``), its
 visits counting in the new search's statistics.
 
 Points are (row, col); a pass is None and a resignation the string
-``"resign"``.  Not done: superko inside the tree, progressive widening.
+``"resign"``.  Not done: superko inside the tree.
 (Pondering is the session's: ``Engine.ponder`` searches on the kept tree.)
 """
 
@@ -61,7 +64,7 @@ import numpy as np
 from ..core.coords import Point
 from ..kernel import board as kb
 from ..kernel import playout as kp
-from ..kernel.layout import COLOR, EMPTY, MAXPOS, NLIB, NSTONES, ORIGIN, PASS
+from ..kernel.layout import COLOR, EMPTY, H_W, MAXPOS, NLIB, NSTONES, ORIGIN, PASS
 from . import patterns as pat
 from .scoring import Ownership
 
@@ -140,8 +143,10 @@ class Player:
         seed: int | None = None,
         patterns: bool = True,
         threads: int = 1,
+        widening: bool = False,
     ) -> None:
         self.patterns = patterns  # 3x3 pattern priors and playout moves
+        self.widening = widening  # progressive widening (``kernel.playout.widened``)
         self.links, self.stats, self.meta = kp.new_tree(capacity)
         self._workers = [_Worker()]
         self._pool: ThreadPoolExecutor | None = None
@@ -173,24 +178,29 @@ class Player:
         self.meta[kp.M_MAXMOVES] = 3 * size * size
         self.meta[kp.M_PAT_PRIOR] = PATTERN_PRIOR_VISITS if self.patterns else 0
         self.meta[kp.M_PAT_PLAYOUT] = PATTERN_PLAYOUT_RATE if self.patterns else 0
+        self.meta[kp.M_WIDEN] = 1 if self.widening else 0
         for worker in self._workers:
             worker.own[:] = 0
 
     def _keep(self, position, komi):
         """Remember the root of the tree just grown (``_reroot`` reads it)."""
-        self._kept = (position.size, list(position.history), float(komi), self.patterns)
+        self._kept = (position.size, list(position.history), float(komi), self._shape())
+
+    def _shape(self):
+        """What a kept tree must share with the next search: its priors and order."""
+        return (self.patterns, self.widening)
 
     def _reroot(self, position, color, komi, last):
         """Make the kept tree's node for ``position`` the root, when the
         position follows the kept root by one or two moves that the tree
-        holds, with the same komi and patterns; False (nothing changed)
-        otherwise.  The root itself is not reused: it got root priors."""
+        holds, with the same komi, patterns and widening; False (nothing
+        changed) otherwise.  The root itself is not reused: it got root priors."""
         if self._kept is None or not self.reuse:
             return False
-        size, history, kept_komi, patterns = self._kept
+        size, history, kept_komi, shape = self._kept
         extra = position.history[len(history) :]
         if (
-            (size, kept_komi, patterns) != (position.size, float(komi), self.patterns)
+            (size, kept_komi, shape) != (position.size, float(komi), self._shape())
             or not 1 <= len(extra) <= 2
             or position.history[: len(history)] != history
         ):
@@ -317,11 +327,20 @@ class Player:
             self._keep(position, komi)
         if self.links[0, 1] < 0:
             kp.expand(
-                position.s, self.links, self.stats, self.meta, 0, color, self._pattern_table()
+                position.s,
+                self.links,
+                self.stats,
+                self.meta,
+                0,
+                color,
+                self._pattern_table(),
+                last_pos,
             )
         if forbid is not None:
             self._prune_root(position, forbid)
         self._add_priors(priors or {})
+        if self.widening:
+            self._prior_order_root(position, last_pos)
         chunk = 256 if size <= 9 else 96 if size <= 13 else 48
         start = time.perf_counter()
         next_progress = start + (progress_every or 0)
@@ -385,6 +404,14 @@ class Player:
                 self.stats[c, kp.S_W] += n * q
                 self.stats[c, kp.S_PN] += n
                 self.stats[c, kp.S_PW] += n * q
+
+    def _prior_order_root(self, position, last):
+        """Sort the root's children into ``kernel.playout.prior_order`` once
+        the root priors are in (their rows move, their subtrees stay)."""
+        kids = self._children(0)
+        if len(kids) > 1:
+            w = int(position.s[H_W])
+            kp.prior_order(self.links, self.stats, kids.start, len(kids), last, w)
 
     def result(self, position: Position, seconds: float) -> SearchResult:
         """The root moves (most real visits first), PVs and ownership."""

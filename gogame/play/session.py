@@ -142,6 +142,7 @@ class Engine:
         self.komi = float(komi)
         self.rules = "chinese"  # final_score's counting: options.RULES
         self._patterns = True  # the player's 3x3 patterns (``patterns``)
+        self._widening = False  # the player's progressive widening (``widening``)
         self.dynamic_komi = True  # in handicap games (``extra_komi``)
         self.situational_komi = False  # the bar in even games (``extra_komi``)
         self._bar = _no_bars()  # points each side's search asks of itself
@@ -173,6 +174,17 @@ class Engine:
         self._patterns = bool(on)
         if self._player is not None:
             self._player.patterns = self._patterns
+
+    @property
+    def widening(self) -> bool:
+        """Whether the player widens progressively (``player.Player.widening``)."""
+        return self._widening
+
+    @widening.setter
+    def widening(self, on: bool) -> None:
+        self._widening = bool(on)
+        if self._player is not None:
+            self._player.widening = self._widening
 
     def _new_position(self, size):
         return Position(size, check_hashing=self.settings.check_hashing)
@@ -434,7 +446,7 @@ class Engine:
         if self._player is None:
             from .player import Player
 
-            self._player = Player(patterns=self._patterns, threads=threads)
+            self._player = Player(patterns=self._patterns, threads=threads, widening=self._widening)
         self._player.threads = threads
         return self._player
 

@@ -326,7 +326,7 @@ def test_started_copies_answer_as_before_while_the_game_goes_on(threads):
     reader = Reader(threads=threads, cache=ReadingCache(8))
     pending = reader.start_copies(last, copies)
     empty = [(r, c) for r in range(19) for c in range(19) if not last.color_at((r, c))]
-    for pt, color in zip(empty[:6], (1, 2) * 3):
+    for pt, color in zip(empty[:6], (1, 2) * 3, strict=True):
         last.play(pt, color)  # the game goes on meanwhile
     assert pending.result() == alone
     assert reader.examine_copies(last, copies) == alone

@@ -1,6 +1,8 @@
 """GoGui's analyze commands (gogame.gtp.analyze): the command list, the gfx
 commands that draw on the board, and ``gogame-param``."""
 
+import pytest
+
 from tests.gtp.test_server import gogame_gtp
 from tests.helpers.gtp import fails, ok, setup_board
 from tests.helpers.shapes import WEAK_STRINGS
@@ -54,9 +56,10 @@ def test_capturable_strings_are_the_same_on_threads():
     assert answers[0].startswith("COLOR #ff8c00 B8 C8 C7 D7 D6 H4\n")  # four strings
 
 
-def test_situational_komi_from_the_command_line():
-    res = gogame_gtp("--situational-komi", "on", input_bytes=b"gogame-param\n", timeout=120)
+@pytest.mark.parametrize("flag", ["situational-komi", "widening"])
+def test_on_off_player_options_from_the_command_line(flag):
+    res = gogame_gtp(f"--{flag}", "on", input_bytes=b"gogame-param\n", timeout=120)
     assert res.returncode == 0
-    assert "[list/on/off] situational_komi on" in res.stdout.decode()
-    res = gogame_gtp("--situational-komi", "sometimes", timeout=120)
-    assert res.returncode != 0 and b"situational-komi" in res.stderr
+    assert f"[list/on/off] {flag.replace('-', '_')} on" in res.stdout.decode()
+    res = gogame_gtp(f"--{flag}", "sometimes", timeout=120)
+    assert res.returncode != 0 and flag.encode() in res.stderr

@@ -138,6 +138,6 @@ def test_select_follows_the_value_alone():
     stats[0, kp.S_N] = 101
     stats[1, [kp.S_N, kp.S_W]] = (100, 60)
     stats[2, [kp.S_N, kp.S_W]] = (1, 0.5)
-    assert kp.select(links, stats, 0) == 1
+    assert kp.select(links, stats, 0, 0) == 1
     stats[2, [kp.S_N, kp.S_W]] = (1, 0.7)
-    assert kp.select(links, stats, 0) == 2
+    assert kp.select(links, stats, 0, 0) == 2
