@@ -47,9 +47,7 @@ def ranks(path: str, player: str) -> list[tuple[int, int]]:
     """(rank from 0, children) of each counted move of ``player`` in one game."""
     with open(path, "rb") as f:
         game = sgf.Sgf_game.from_bytes(f.read())
-    mover = {
-        c for c in "bw" if game.get_player_name(c) and game.get_player_name(c).startswith(player)
-    }
+    mover = {c for c in "bw" if (game.get_player_name(c) or "").startswith(player)}
     position = Position(game.get_size())
     last, out = PASS, []
     for node in game.get_main_sequence()[1:]:

@@ -134,6 +134,23 @@ SCORE_SECONDS = 4.0  # time cap of the playouts behind final_score
 PONDER_SECONDS = 600.0  # the longest ponder (``Engine.ponder``)
 
 
+def _player_switch(name: str, what: str) -> property:
+    """An on/off setting the session keeps in ``_NAME`` and passes on to
+    its player's attribute ``NAME`` (``player.Player``), now if the player
+    exists, else when it is made."""
+    attr = "_" + name
+
+    def get(self) -> bool:
+        return getattr(self, attr)
+
+    def put(self, on: bool) -> None:
+        setattr(self, attr, bool(on))
+        if self._player is not None:
+            setattr(self._player, name, bool(on))
+
+    return property(get, put, doc=f"Whether the player uses {what} (``player.Player.{name}``).")
+
+
 class Engine:
     """A session: the position and what survives it."""
 
@@ -164,27 +181,8 @@ class Engine:
         self.seen_boards()
 
     # ----------------------------------------------------------- settings
-    @property
-    def patterns(self) -> bool:
-        """Whether the player uses its 3x3 patterns (``player.Player.patterns``)."""
-        return self._patterns
-
-    @patterns.setter
-    def patterns(self, on: bool) -> None:
-        self._patterns = bool(on)
-        if self._player is not None:
-            self._player.patterns = self._patterns
-
-    @property
-    def widening(self) -> bool:
-        """Whether the player widens progressively (``player.Player.widening``)."""
-        return self._widening
-
-    @widening.setter
-    def widening(self, on: bool) -> None:
-        self._widening = bool(on)
-        if self._player is not None:
-            self._player.widening = self._widening
+    patterns = _player_switch("patterns", "its 3x3 patterns")
+    widening = _player_switch("widening", "progressive widening")
 
     def _new_position(self, size):
         return Position(size, check_hashing=self.settings.check_hashing)

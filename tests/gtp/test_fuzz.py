@@ -4,7 +4,6 @@ formed, the id echoed, the position unchanged after every error, the engine
 alive.  The checker itself is tested on engines broken on purpose, so a
 pass means something."""
 
-import importlib.util
 import os
 import random
 
@@ -15,11 +14,9 @@ from hypothesis import strategies as st
 from gogame.gtp.engine import GtpEngine
 from gogame.gtp.protocol import GtpError
 from gogame.play.session import Engine
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import load_script
 
-_spec = importlib.util.spec_from_file_location("fuzz_gtp", ROOT / "scripts" / "fuzz_gtp.py")
-fuzz_gtp = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fuzz_gtp)
+fuzz_gtp = load_script("fuzz_gtp")
 
 
 @pytest.fixture(scope="module")

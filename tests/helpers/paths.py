@@ -4,6 +4,7 @@ Third-party data lives in ../shared beside the checkout and is never copied
 into the repo; tests that need it skip cleanly when it is absent.
 """
 
+import importlib.util
 import pathlib
 
 import pytest
@@ -24,3 +25,12 @@ def shared_path(*parts):
 def project_games():
     """The games in the repo's sgf/ folder (not sgf/matches), sorted."""
     return sorted((ROOT / "sgf").glob("*.sgf"))
+
+
+def load_script(name):
+    """The module of ``scripts/NAME.py``, loaded from the checkout (the
+    scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -85,17 +85,12 @@ def test_the_opening_script_counts_corners_and_low_lines(monkeypatch, capsys):
     """scripts/opening_moves.py: each game's moves, the first four that
     fall in a corner's square and the moves on lines 1-2, counted from
     the moves it printed."""
-    import importlib.util
     import json
     import sys
 
-    from tests.helpers.paths import ROOT
+    from tests.helpers.paths import load_script
 
-    spec = importlib.util.spec_from_file_location(
-        "opening_moves", ROOT / "scripts" / "opening_moves.py"
-    )
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("opening_moves")
     argv = ["opening_moves", "--games", "2", "--moves", "5", "--seconds", "0.05", "--json"]
     monkeypatch.setattr(sys, "argv", argv)
     assert script.main() == 0

@@ -24,6 +24,7 @@ from gogame.kernel.layout import BLACK, PASS, WHITE
 from gogame.play.player import Player
 from tests.helpers import diagrams
 from tests.helpers.gtp import fails, ok, setup_board
+from tests.helpers.paths import load_script
 from tests.play.test_search_tree import CAPTURE, well_formed
 
 
@@ -171,19 +172,6 @@ def test_widening_is_a_gtp_parameter_and_reaches_the_player():
     assert ok(e, "genmove w") != ""
 
 
-def _script():
-    import importlib.util
-
-    from tests.helpers.paths import ROOT
-
-    spec = importlib.util.spec_from_file_location(
-        "prior_ranks", ROOT / "scripts" / "prior_ranks.py"
-    )
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    return script
-
-
 def test_the_prior_ranks_script_finds_a_capture_first(tmp_path, monkeypatch, capsys):
     """scripts/prior_ranks.py: GNU Go (Black) ends by capturing E6 at F6,
     the only capture, so first in prior order; its other three moves are
@@ -193,7 +181,7 @@ def test_the_prior_ranks_script_finds_a_capture_first(tmp_path, monkeypatch, cap
         "(;GM[1]FF[4]SZ[9]KM[7.5]PB[GNU Go 3.8]PW[gogame]"
         ";B[dd];W[ed];B[ee];W[ai];B[ec];W[ah];B[fd])"
     )
-    script = _script()
+    script = load_script("prior_ranks")
     found = script.ranks(str(game), "GNU Go")
     assert len(found) == 4 and found[-1][0] == 0
     assert all(0 <= r < k <= 81 for r, k in found)

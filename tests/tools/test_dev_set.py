@@ -3,17 +3,14 @@ problems taken from the committed corpus (two proven, one not), it asks
 every problem, counts the proven answers the proofs allow, and lists a
 code that changed against a saved run."""
 
-import importlib.util
 import json
 import shutil
 
 import pytest
 
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import ROOT, load_script
 
-_spec = importlib.util.spec_from_file_location("dev_set", ROOT / "scripts" / "dev_set.py")
-dev_set = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(dev_set)
+dev_set = load_script("dev_set")
 
 CORPUS = ROOT / "tests" / "data" / "problems"
 

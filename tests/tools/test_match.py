@@ -1,17 +1,14 @@
 """scripts/match.py: who plays which colour, and the report, against two
 stand-in engines (a few lines of Python that pass at once)."""
 
-import importlib.util
 import json
 import sys
 
 import pytest
 
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import load_script
 
-_spec = importlib.util.spec_from_file_location("match", ROOT / "scripts" / "match.py")
-match = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(match)
+match = load_script("match")
 
 # A GTP engine named by its first argument: it passes, and as the black
 # engine it counts every game a win for black.

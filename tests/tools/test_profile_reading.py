@@ -1,18 +1,13 @@
 """scripts/profile_reading.py: the reading kernel's time a node on a .tst
 file's questions, each read with an empty cache."""
 
-import importlib.util
 import json
 import sys
 
 from gogame.tools.startup import PROBLEM_SGF
-from tests.helpers.paths import ROOT
+from tests.helpers.paths import load_script
 
-_spec = importlib.util.spec_from_file_location(
-    "profile_reading", ROOT / "scripts" / "profile_reading.py"
-)
-profile_reading = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(profile_reading)
+profile_reading = load_script("profile_reading")
 
 
 def _run(monkeypatch, capsys, *argv):
