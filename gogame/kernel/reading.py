@@ -943,7 +943,7 @@ def _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
     return tl == 1 and s[ix(NSTONES + o)] >= 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), and on a
@@ -996,7 +996,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _killer_first(mv, ply, n):
     """Move this ply's killer to the front of the first ``n`` ordered
     candidates when it is among them (not first already, never the
@@ -1024,7 +1024,7 @@ def _snapback(s, m, taken):
     return taken == 1 and s[ix(NLIB + o)] == 1 and s[ix(NSTONES + o)] > 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _capture_code(s, m, komaster, owner, taken):
     """The attacker's code for the capture of ``taken`` stones just made at
     ``m``: 0 into a snapback, KO_A when it is a ko capture and the attacker
@@ -1036,7 +1036,7 @@ def _capture_code(s, m, komaster, owner, taken):
     return WIN
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _capture_wins(s, lib, color):
     """Would ``color`` capturing the string in atari at ``lib`` score WIN, as
     ``_capture_code`` scores it after the move with no komaster: a legal
@@ -1065,7 +1065,7 @@ def _capture_wins(s, lib, color):
     return taken >= 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     """Play candidate ``m`` under the komaster scheme (``kernel/komaster``;
     conditional ko captures up to ``ko_depth``): (played, komaster after).
@@ -1076,7 +1076,7 @@ def _play(s, hw, keys, ctx, m, color, komaster, stackp):
     return played, kom
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _safe_libs(ctx, stackp):
     """The fewest liberties that are trivially safe at ``stackp``: five;
     four past ``fourlib_depth``; three past ``depth`` or in a ladder read."""
@@ -1134,7 +1134,7 @@ def _safe_capture(s, nbr, k, o, color, safe):
     return PASS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _drop_futile(s, mv, sc, ply, n, o, color, safe):
     """Drop the attacker's candidates that fail for sure; return the count
     kept.  Such a move captures nothing, and the owner has an extension
@@ -1166,7 +1166,7 @@ def _captures(s, m, color):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _trivial(ctx, libs, stackp):
     """True when the liberties alone decide: safe for the defender."""
     return libs >= _safe_libs(ctx, stackp) or stackp >= READ_PLIES
@@ -1184,7 +1184,7 @@ def _prev(code):
     return 0 if code == KO_B else code - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _result(best, move, alpha, beta):
     """(packed result, bound) of a node that found ``best`` with window
     (alpha, beta), fail-hard: a result <= alpha is alpha (an upper bound, no
@@ -1196,7 +1196,7 @@ def _result(best, move, alpha, beta):
     return best * MOVE_SPAN + move, B_EXACT
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _usable(hit, alpha, beta, stats, root):
     """A cache hit as the result for window (alpha, beta), or -1 when its
     bound does not decide this window, or at the ``root`` when its move was
@@ -1215,7 +1215,7 @@ def _usable(hit, alpha, beta, stats, root):
     return _result(code, move, alpha, beta)[0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     """A winning move found without a node, or PASS: the attacker's capture
     of the string in atari (no ko capture, no snapback), or below the root
@@ -1238,7 +1238,7 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
     return np.int64(_safe_capture(s, nbr, nk, o, color, safe)), np.int64(nk)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk):
     """List the candidates in mv[ply], unordered, the attacker's futile ones
     dropped: (n, nk), nk the attacker's neighbour strings in
@@ -1251,7 +1251,7 @@ def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stack
     return np.int64(_drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))), nk
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta):
     """The cache's result for the question ``q`` in the window (alpha, beta),
     or -1: a miss, or a hit whose bound does not decide the window."""
@@ -1311,7 +1311,7 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     return np.int64(0), n, nk, q
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _max_tries(ctx, stackp, attack, libs):
     """How many moves (tenuki and lazy ladder captures aside) a node tries:
     all up to ``break_chain_depth``, a few up to ``branch_depth``, then one
@@ -1366,7 +1366,7 @@ def _lazy_ladders(s, ctx, mv, ply, nk, attack):
 STEP_MOVE, STEP_DONE, STEP_LADDERS = 0, 1, 2  # what _step answers
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i):
     """The move loop's next step: (what, idx, i, k, second).  STEP_MOVE:
     try mv[ply, idx]; STEP_DONE: the loop ends; STEP_LADDERS: the lazy
@@ -1458,7 +1458,7 @@ def _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i):
     return False, tries + 1, cut_i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
     """ABDADA: once a move was deferred, another thread may have finished
     this node meanwhile: its cached result, or -1."""
@@ -1470,7 +1470,7 @@ def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
     return r
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
     """ABDADA: (key, deferred), key the busy-table key of move ``m`` (0
     unless ``shared``), deferred when another thread is reading it: its
@@ -1485,7 +1485,7 @@ def _defer(busy, flag, ctx, mv, ply, idx, m, node_key, ndef, shared):
     return key, True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     """Play ``m`` for the side to move: (played, hi, kom, code).  played 0:
     not played (illegal, or a conditional ko move that could not beat
@@ -1543,7 +1543,7 @@ def _better(played, code, lo, best, best_move, best_i, m, idx):
     return best, best_move, best_i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _close(s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, move, killed, nodes0):
     """The node's result for its window; the owner's refutation kept as the
     siblings' killer; the result stored with its bound unless the read was
