@@ -884,7 +884,7 @@ def _on_edge(s, m):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _attack_score(libs, adjacent, gain, ml, open_libs):
+def _attack_score(libs, adjacent, gain, ml, open_libs, captures):
     """The attacker's score for a legal move (``ml``: the liberties of the
     mover's string there): fewer liberties left to the target first,
     then the attacker's own liberties and, on a liberty, the owner's
@@ -894,7 +894,7 @@ def _attack_score(libs, adjacent, gain, ml, open_libs):
     score = 20 * (5 - min(tl, 5)) + 3 * min(ml, 4)
     if adjacent:
         score += 8 * min(open_libs, 5)
-    if ml == 1 and tl > 1:
+    if ml == 1 and (tl > 1 or not captures):
         score -= 30
     return score
 
@@ -974,7 +974,7 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
             sc[ix(ply), ix(i)] += -50  # suicide or ko retake: try last
             continue
         if attack:
-            sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0))
+            sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0), captures)
         elif _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
             sc[ix(ply), ix(i)] += DROPPED  # the attacker's count not needed
         else:

@@ -175,6 +175,46 @@ def test_owner_throw_ins_only_up_to_backfill2_depth():
     assert near - deep == {"A1"}
 
 
+# The white F5 stone has two liberties.  Black's G5 ataris it (and G4) but
+# is a self-atari that captures nothing: White takes it at G6 with
+# liberties to spare.  Black's E5 ataris it from outside.  Mined from a
+# game (the corpus's s1936-m060-S16 defence), where trying G5 first read
+# 2,345 nodes to GNU Go's 31.
+SELF_ATARI_ATARI = """
+. . . . . . .
+. . . . X X .
+. . . X . O .
+. . . . . X O
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def attacker_order(p, vertex):
+    """The attacker's candidates against the string at ``vertex`` at the
+    root, in ``_order``'s order."""
+    from gogame.kernel import board as kb
+    from gogame.kernel import reading as kr
+    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
+
+    r = Reader()
+    r._prepare(p)
+    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
+    target = p.pos(vertex)
+    o, mine = s[ORIGIN + target], s[COLOR + target]
+    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24])
+    n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], 0, nk)
+    n = kr._order(s, mv, sc, 0, n, target, 3 - mine, True, nk, 5, True)
+    return [format_gtp(p.pt(int(m))) for m in mv[0, :n]]
+
+
+def test_attacker_self_atari_comes_after_the_moves_that_are_not():
+    order = attacker_order(diagrams.position(SELF_ATARI_ATARI), "F5")
+    assert order[0] == "E5"
+    assert order[-1] == "G5"
+
+
 # Black's A3 string (liberties A2, A1) and the white A4 string of one
 # liberty more (A5, B5, C4), which shares none of them.
 OWNER_RACE = """
