@@ -11,13 +11,17 @@ script prints the proven problems, how many answers the proof allows
 (``mine.consistent``), the nodes (proven and all) and the seconds of
 reading.  With ``--save FILE`` it writes every answer (code, move,
 nodes); with ``--against FILE`` it lists the problems whose code changed
-since that file was saved, with GNU Go's recorded code and the proof's.  Nothing else is written.
+since that file was saved, with GNU Go's recorded code and the proof's.
+With ``--gnugo`` GNU Go (``/usr/games/gnugo``, one process a folder) is
+asked every problem too, after a ``loadsgf``, and the summary adds its
+nodes (``reset_reading_node_counter``, ``get_reading_node_counter``)
+and how many proven problems its answers allow.  Nothing else is written.
 
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems`` and any folder mined for a report.  reading.tst
 is measured after, never used to choose.
 
-Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F]``
+Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F] [--gnugo]``
 """
 
 import argparse
@@ -25,7 +29,8 @@ import json
 import os
 import sys
 
-from gogame.tools.mine import ask_again, consistent
+from gogame.gtp.client import GtpClient
+from gogame.tools.mine import GNUGO, ask_again, consistent
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
 
@@ -55,6 +60,23 @@ def judge_folder(folder):
     return total, answers, index
 
 
+def gnugo_folder(folder, index, total, path=GNUGO):
+    """Add GNU Go's ``gnugo_nodes`` and ``gnugo_allowed`` (its answers to
+    the proven problems that the proofs allow) to ``total``."""
+    total["gnugo_nodes"] = total["gnugo_allowed"] = 0
+    with GtpClient([path, "--mode", "gtp"]) as engine:
+        for entry in index:
+            engine.ask("loadsgf " + os.path.abspath(os.path.join(folder, entry["file"])))
+            engine.ask("reset_reading_node_counter")
+            verb = "attack" if entry["question"] == "attack" else "defend"
+            code = int(engine.ask(f"{verb} {entry['vertex']}").split()[0])
+            total["gnugo_nodes"] += int(engine.ask("get_reading_node_counter"))
+            proven = entry["proven"]
+            if proven["status"] == "proven" and consistent(entry["question"], proven["code"], code):
+                total["gnugo_allowed"] += 1
+    return total
+
+
 def changes(index, answers, before):
     """Lines for the problems whose code differs from ``before``."""
     lines = []
@@ -74,6 +96,7 @@ def main(argv=None):
     parser.add_argument("folders", nargs="*", default=[CORPUS], metavar="FOLDER")
     parser.add_argument("--save", metavar="FILE", help="write every answer as JSON")
     parser.add_argument("--against", metavar="FILE", help="list the codes changed since FILE")
+    parser.add_argument("--gnugo", action="store_true", help="ask GNU Go too: its nodes")
     args = parser.parse_args(argv)
     before = {}
     if args.against:
@@ -83,6 +106,8 @@ def main(argv=None):
     for folder in args.folders:
         name = os.path.basename(os.path.normpath(folder))
         total, answers, index = judge_folder(folder)
+        if args.gnugo:
+            gnugo_folder(folder, index, total)
         saved[name] = answers
         print(f"{name}: {json.dumps(total)}")
         for line in changes(index, answers, before.get(name, {})):

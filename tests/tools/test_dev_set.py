@@ -4,10 +4,12 @@ every problem, counts the proven answers the proofs allow, and lists a
 code that changed against a saved run."""
 
 import json
+import os
 import shutil
 
 import pytest
 
+from gogame.tools.mine import GNUGO
 from tests.helpers.paths import ROOT, load_script
 
 dev_set = load_script("dev_set")
@@ -68,3 +70,16 @@ def test_the_command_line_saves_and_compares(folder, tmp_path, capsys):
     assert json.loads(saved.read_text())[path.name].keys() == {
         json.loads((path / "index.json").read_text())[i]["file"] for i in range(3)
     }
+
+
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go is not installed")
+def test_gnu_go_is_asked_every_problem(folder):
+    path, chosen = folder
+    total, _, index = dev_set.judge_folder(str(path))
+    dev_set.gnugo_folder(str(path), index, total)
+    assert total["gnugo_nodes"] > 0
+    recorded = sum(
+        dev_set.consistent(e["question"], e["proven"]["code"], e["gnugo"]["code"])
+        for e in chosen[:2]
+    )
+    assert total["gnugo_allowed"] == recorded
