@@ -24,6 +24,7 @@ import statistics
 import sgfmill.sgf as sgf
 
 from gogame.core.position import Position
+from gogame.core.sgfio import parse_game, read_sgf_bytes
 from gogame.kernel import playout as kp
 from gogame.kernel.layout import BLACK, PASS, WHITE
 from gogame.play import patterns
@@ -43,19 +44,31 @@ def children(position: Position, color: int, last: int) -> list[int]:
     return links[first : first + k, 0].tolist()
 
 
+def movers(data: bytes, player: str) -> set[int]:
+    """The colours whose player's name (PB, PW) starts with ``player``."""
+    root = sgf.Sgf_game.from_bytes(data)
+    return {
+        BLACK if c == "b" else WHITE
+        for c in "bw"
+        if (root.get_player_name(c) or "").startswith(player)
+    }
+
+
 def ranks(path: str, player: str) -> list[tuple[int, int]]:
-    """(rank from 0, children) of each counted move of ``player`` in one game."""
-    with open(path, "rb") as f:
-        game = sgf.Sgf_game.from_bytes(f.read())
-    mover = {c for c in "bw" if (game.get_player_name(c) or "").startswith(player)}
-    position = Position(game.get_size())
+    """(rank from 0, children) of each counted move of ``player`` in one
+    game, its main line replayed as ``loadsgf`` does (``core.sgfio``: setup
+    stones and handicap too)."""
+    data = read_sgf_bytes(path)
+    mover, game = movers(data, player), parse_game(data, path)
+    position = Position(game.size)
     last, out = PASS, []
-    for node in game.get_main_sequence()[1:]:
-        c, move = node.get_move()
-        if c is None:
+    for event in game.events:
+        if event[0] == "setup":
+            position.setup(event[1])
+        if event[0] != "move":
             continue
-        color = BLACK if c == "b" else WHITE
-        if move is not None and c in mover:
+        _, move, color, _ = event
+        if move is not None and color in mover:
             order = children(position, color, last)
             if position.pos(move) in order:
                 out.append((order.index(position.pos(move)), len(order)))

@@ -192,3 +192,13 @@ def test_the_prior_ranks_script_finds_a_capture_first(tmp_path, monkeypatch, cap
     monkeypatch.setattr("sys.argv", ["prior_ranks", str(game), "--player", "Nobody"])
     with pytest.raises(SystemExit, match="no move by a player named 'Nobody'"):
         script.main()
+
+
+def test_the_prior_ranks_script_replays_setup_stones(tmp_path):
+    """A handicap game: White's E6 goes into atari among Black's three
+    setup stones, and Black's capture at F6, its one counted move, is
+    first in prior order only with the setup stones on the board."""
+    game = tmp_path / "h.sgf"
+    game.write_text("(;GM[1]FF[4]SZ[9]HA[3]PB[GNU Go 3.8]PW[gogame]AB[dd][ee][ec];W[ed];B[fd])")
+    found = load_script("prior_ranks").ranks(str(game), "GNU Go")
+    assert found == [(0, found[0][1])] and found[0][1] <= 81 - 4
