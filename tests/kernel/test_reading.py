@@ -144,10 +144,11 @@ O O O X .
 """
 
 
-def candidates(p, vertex, attack, stackp=0, throw_ins=True):
+def listed(p, vertex, attack, stackp=0, throw_ins=True, ordered=None):
     """The candidates ``_read`` lists at ``stackp`` against the string at
-    ``vertex``: the attacker's as generated, the owner's once ordered
-    (``throw_ins``: up to backfill2_depth)."""
+    ``vertex``, in their order: the attacker's as generated, the owner's
+    once ordered (``throw_ins``: up to backfill2_depth); ``ordered`` True
+    or False overrides that."""
     from gogame.kernel import board as kb
     from gogame.kernel import reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN
@@ -158,12 +159,19 @@ def candidates(p, vertex, attack, stackp=0, throw_ins=True):
     target = p.pos(vertex)
     o, mine = s[ORIGIN + target], s[COLOR + target]
     nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24])
-    if attack:
-        n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
-    else:
-        n = kr._defend_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
-        n = kr._order(s, mv, sc, 0, n, target, mine, False, nk, 5, throw_ins)
-    return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
+    generate = kr._attack_moves if attack else kr._defend_moves
+    n = generate(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+    if ordered is None:
+        ordered = not attack
+    if ordered:
+        color = 3 - mine if attack else mine
+        n = kr._order(s, mv, sc, 0, n, target, color, attack, nk, 5, throw_ins)
+    return [format_gtp(p.pt(int(m))) for m in mv[0, :n]]
+
+
+def candidates(p, vertex, attack, stackp=0, throw_ins=True):
+    """``listed`` as a set."""
+    return set(listed(p, vertex, attack, stackp, throw_ins))
 
 
 def test_owner_throw_ins_only_up_to_backfill2_depth():
@@ -191,26 +199,8 @@ SELF_ATARI_ATARI = """
 """
 
 
-def attacker_order(p, vertex):
-    """The attacker's candidates against the string at ``vertex`` at the
-    root, in ``_order``'s order."""
-    from gogame.kernel import board as kb
-    from gogame.kernel import reading as kr
-    from gogame.kernel.layout import COLOR, NLIB, ORIGIN
-
-    r = Reader()
-    r._prepare(p)
-    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
-    target = p.pos(vertex)
-    o, mine = s[ORIGIN + target], s[COLOR + target]
-    nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24])
-    n = kr._attack_moves(s, ctx, mv, sc, 0, target, s[NLIB + o], 0, nk)
-    n = kr._order(s, mv, sc, 0, n, target, 3 - mine, True, nk, 5, True)
-    return [format_gtp(p.pt(int(m))) for m in mv[0, :n]]
-
-
 def test_attacker_self_atari_comes_after_the_moves_that_are_not():
-    order = attacker_order(diagrams.position(SELF_ATARI_ATARI), "F5")
+    order = listed(diagrams.position(SELF_ATARI_ATARI), "F5", True, ordered=True)
     assert order[0] == "E5"
     assert order[-1] == "G5"
 
