@@ -205,6 +205,27 @@ def test_attacker_self_atari_comes_after_the_moves_that_are_not():
     assert order[-1] == "G5"
 
 
+# The white C4 string has two liberties, D5 and E4; Black's D3 stone next
+# to it is in atari.  If Black ataris first, White takes D3 at D2 and
+# escapes: Black's D2 saves it and comes first.  On the mined problem
+# s2004-m060-P13 such a save came fifth where four moves are tried.
+SAVE_FIRST = """
+. . . . . . .
+. . . . . . .
+. . X . . . .
+. X O O . . .
+. X O X O . .
+. . X . . . .
+. . . . . . .
+"""
+
+
+def test_attacker_saves_a_neighbour_in_atari_first():
+    order = listed(diagrams.position(SAVE_FIRST), "C4", True, ordered=True)
+    assert order[0] == "D2"
+    assert {"D5", "E4"} <= set(order[1:])
+
+
 # Black's A3 string (liberties A2, A1) and the white A4 string of one
 # liberty more (A5, B5, C4), which shares none of them.
 OWNER_RACE = """
