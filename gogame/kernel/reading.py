@@ -159,7 +159,8 @@ DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
 # ---------------------------------------------------------------- tunables
 # Candidate scores, added up per point by ``_add`` before ``_order`` adds
 # its liberty counts (tens per liberty): they rank moves of the same shape
-# and put the long shots last.  Values as tuned on the regression suite;
+# and put the long shots last.  Values first tuned on the regression suite,
+# changed since 2026-12-04 only on the development set (scripts/dev_set.py);
 # each change moves answers and node counts.
 SC_LIBERTY = 0  # the target's liberty: _order's liberty counts alone rank it
 SC_APPROACH = -2  # the attacker's second-order liberty: after the direct moves
@@ -180,6 +181,9 @@ SC_SECOND_ORDER = -1  # the owner's second-order liberty: after the direct moves
 SC_JOIN = 10  # the owner joins a short friend: half a liberty
 SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
 SC_TENUKI = -1000  # tenuki (PASS): after every real move
+# _order's penalty for the attacker's self-atari that captures nothing, or
+# leaves the target two liberties or more: the owner takes the stone, gains air
+SELF_ATARI = 80  # after the moves that give nothing away
 # liberty limits of the strings whose liberties a generator lists
 BLOCK_LIBS = 3  # the attacker blocks friends of three liberties or fewer
 BACKFILL_LIBS = 2  # backfills its own strings of two liberties or fewer
@@ -895,7 +899,7 @@ def _attack_score(libs, adjacent, gain, ml, open_libs, captures):
     if adjacent:
         score += 8 * min(open_libs, 5)
     if ml == 1 and (tl > 1 or not captures):
-        score -= 30
+        score -= SELF_ATARI
     return score
 
 
