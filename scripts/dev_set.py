@@ -29,8 +29,9 @@ import json
 import os
 import sys
 
-from gogame.gtp.client import GtpClient
-from gogame.tools.mine import GNUGO, ask_again, consistent
+from gogame.gtp.client import GtpClient, GtpError
+from gogame.tools.mine import GNUGO, ask_again, consistent, parse_answer
+from gogame.tools.regress import ask_counted
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
 
@@ -67,10 +68,13 @@ def gnugo_folder(folder, index, total, path=GNUGO):
     with GtpClient([path, "--mode", "gtp"]) as engine:
         for entry in index:
             engine.ask("loadsgf " + os.path.abspath(os.path.join(folder, entry["file"])))
-            engine.ask("reset_reading_node_counter")
             verb = "attack" if entry["question"] == "attack" else "defend"
-            code = int(engine.ask(f"{verb} {entry['vertex']}").split()[0])
-            total["gnugo_nodes"] += int(engine.ask("get_reading_node_counter"))
+            command = f"{verb} {entry['vertex']}"
+            _, answer, error, nodes, _ = ask_counted(engine, command)
+            if error:
+                raise GtpError(answer, command)
+            code = parse_answer(answer)["code"]
+            total["gnugo_nodes"] += nodes
             proven = entry["proven"]
             if proven["status"] == "proven" and consistent(entry["question"], proven["code"], code):
                 total["gnugo_allowed"] += 1

@@ -225,7 +225,7 @@ def run_file(
             answer, error, nodes, seconds = None, True, None, 0.0
             if not dead:
                 try:
-                    counters, answer, error, nodes, seconds = _ask(
+                    counters, answer, error, nodes, seconds = ask_counted(
                         engine, command, number, counters
                     )
                 except EngineError as exc:
@@ -259,7 +259,9 @@ def run_file(
     }
 
 
-def _ask(engine: GtpClient, command: str, number: int, counters: bool) -> tuple:
+def ask_counted(
+    engine: GtpClient, command: str, number: int | None = None, counters: bool = True
+) -> tuple:
     """One test: (counters still answered, answer, error, nodes, seconds).
     The node counter is reset and read around the command while the engine
     knows those commands (GNU Go and gogame do)."""
