@@ -72,6 +72,14 @@ class ReadingCache:
             )
         return self
 
+    def touch(self) -> None:
+        """Write every 4 KB page of the table once, with the value it
+        holds, so that the operating system maps its memory now rather than
+        at a question's first probes (a huge page's first write may wait
+        for the kernel to compact memory).  Entries are unchanged."""
+        step = 4096 // self.table.itemsize
+        self.table[::step] = self.table[::step].copy()
+
     def clear(self) -> None:
         """Empty every entry (the table stays allocated)."""
         self.table[:] = 0

@@ -279,3 +279,19 @@ def test_board_size_is_part_of_every_question():
         r._prepare(Position(size))
         ids.add(int(r.ctx[kr.C_SETTINGS]))
     assert len(ids) == len(SIZES)
+
+
+def test_touch_maps_the_table_and_keeps_every_entry():
+    """``touch`` (the GTP start-up maps the table before the first
+    question) writes each page with what it holds: a filled table reads
+    the same answers from the cache afterwards."""
+    import numpy as np
+
+    cache = ReadingCache(4.0)  # 4 MB: the 2 MB-aligned mapping
+    rng = np.random.default_rng(5)
+    cache.table[:] = rng.integers(-(2**62), 2**62, cache.table.size)
+    before = cache.table.copy()
+    cache.touch()
+    assert np.array_equal(cache.table, before)
+    empty = ReadingCache(0.0)
+    empty.touch()  # a table of no entries: nothing to map

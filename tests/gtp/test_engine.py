@@ -765,3 +765,25 @@ def test_a_start_that_reads_imports_neither_playouts_nor_workers():
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == ""
+
+
+def test_the_start_up_makes_the_reader_and_maps_its_cache(monkeypatch):
+    """With the reader's kernels cached, the start-up thread makes the
+    session's reader and touches its cache table before the first command
+    runs, so that the first question waits for neither."""
+    from gogame.core.reading_cache import ReadingCache
+    from gogame.gtp import engine as gtp_engine
+
+    touched = []
+    monkeypatch.setattr(ReadingCache, "touch", lambda self: touched.append(self))
+    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
+    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
+    for cached, made in ((set(gtp_engine.KERNELS), True), ({"loading"}, False)):
+        touched.clear()
+        monkeypatch.setattr(gtp_engine, "_cached_groups", lambda c=cached: c)
+        e = GtpEngine(factory=lambda: Engine(9), stand_in=None)
+        e.prewarm()
+        e.finish_prewarm(10)
+        reader = e.session._reader  # handed over
+        assert (reader is not None) == made
+        assert touched == ([reader.cache] if made else [])
