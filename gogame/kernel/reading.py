@@ -680,6 +680,33 @@ def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
     return _add_liberties_of(s, mv, sc, ply, n, x, score)
 
 
+@njit(cache=True, _nrt=False)
+def _keep_near_edge(s, mv, sc, ply, n0, n):
+    """Of the candidates n0..n-1, keep those on the first two lines (in
+    their order); returns the new count.  Against three liberties past
+    backfill2_depth the attacker's approaches and blocks stay only there:
+    an edge crawl is stopped by a hane or a jump ahead of it (``*``), as
+    GNU Go's attack3 proposes its edge moves at any depth but fills the
+    superstring's liberties only up to backfill2_depth::
+
+        . . . *     the black string crawls up the first line (the
+        . . * .     right-hand column) with three liberties; White
+        . O . X     stops it ahead (*), on the first or the second
+        . O . X     line, however deep the read
+        . O X X
+
+    Not: an approach in the open, which costs a whole new defence at
+    every ply and seldom decides that deep."""
+    kept = n0
+    for i in range(n0, n):
+        m = mv[ix(ply), ix(i)]
+        if _near_edge(s, m):
+            mv[ix(ply), ix(kept)] = m
+            sc[ix(ply), ix(kept)] = sc[ix(ply), ix(i)]
+            kept += 1
+    return kept
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_tenuki(mv, sc, ply, n):
     """Tenuki: PASS as the owner's last candidate, for a string of two
@@ -701,10 +728,14 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
     if ctx[C_LADDER]:
         return n  # a ladder read: the liberties only
-    # one to three liberties: approaches and blocks, two plies fewer a liberty
+    # one to three liberties: approaches and blocks, two plies fewer a
+    # liberty; against three past backfill2_depth, only near the edge
     if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
+        n0 = n
         n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
         n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
+        if libs == 3 and stackp > ctx[C_BACKFILL2]:
+            n = _keep_near_edge(s, mv, sc, ply, i64(n0), i64(n))
     # one liberty, a ko: fill the owner's liberties around it first
     if libs == 1 and stackp <= ctx[C_BACKFILL]:
         n = _add_ko_backfills(s, mv, sc, ply, i64(n), i64(o), i64(SC_BACKFILL))
@@ -884,6 +915,20 @@ def _on_edge(s, m):
         or s[ix(COLOR + m + 1)] == BORDER
         or s[ix(COLOR + m - w)] == BORDER
         or s[ix(COLOR + m + w)] == BORDER
+    )
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _near_edge(s, m):
+    """Is the empty point ``m`` on the first or the second line?  (Each
+    neighbour of a point off the first line is on the board.)"""
+    w = s[H_W]
+    return (
+        _on_edge(s, m)
+        or _on_edge(s, m - 1)
+        or _on_edge(s, m + 1)
+        or _on_edge(s, m - w)
+        or _on_edge(s, m + w)
     )
 
 

@@ -183,6 +183,35 @@ def test_owner_throw_ins_only_up_to_backfill2_depth():
     assert near - deep == {"A1"}
 
 
+# Two strings of three liberties: White's D5-E5 in the open, and Black's
+# J3-J5 and H3 crawling along the first line (liberties J6, J2 and H2).
+THREE_LIBERTIES = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . X . . . O .
+. . X O O . . O X
+. . . X . . . O X
+. . . . . . O X X
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_attacker_approaches_three_liberties_deep_only_near_the_edge():
+    """Up to backfill2_depth (5 at level 10) the attacker approaches a
+    string of three liberties anywhere; past it only on the first two
+    lines, up to branch_depth - 2 (11); then not at all."""
+    p = diagrams.position(THREE_LIBERTIES)
+    libs = {"E6", "F5", "E4"}
+    near, deep, deeper = (candidates(p, "E5", True, stackp) for stackp in (5, 6, 12))
+    assert near == libs | {"F6", "E7", "G5", "F4", "E3"}
+    assert deep == deeper == libs
+    edge = [candidates(p, "J4", True, stackp) for stackp in (5, 6, 11, 12)]
+    assert edge[0] == edge[1] == edge[2] == {"J6", "J2", "H2", "J7", "J1", "G2", "H1"}
+    assert edge[3] == {"J6", "J2", "H2"}
+
+
 # The white F5 stone has two liberties.  Black's G5 ataris it (and G4) but
 # is a self-atari that captures nothing: White takes it at G6 with
 # liberties to spare.  Black's E5 ataris it from outside.  Mined from a
