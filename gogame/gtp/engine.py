@@ -735,8 +735,13 @@ def _ready_reader(session: Engine) -> None:
     the start-up thread, rather than at the first question: a huge page's
     first write can wait for the operating system to compact memory (the
     first ``attack`` of reading.tst took 7 to 23 ms in 4 of 12 starts, and
-    0.7 to 0.9 ms in 12 of 12 with this; docs/startup.md)."""
-    session.reader.cache.touch()
+    0.7 to 0.9 ms in 12 of 12 with this; docs/startup.md).  A failure
+    here is left to the first question, which makes the reader again and
+    reports it."""
+    try:
+        session.reader.cache.touch()
+    except Exception:  # the first question reports it
+        pass
 
 
 def _reader_helper(behind: tuple[str, ...]) -> subprocess.Popen | None:

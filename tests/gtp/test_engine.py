@@ -4,6 +4,7 @@ every error, the reading commands over a fake reader, threads, and any
 input answered well (hypothesis).  The process on pipes is tested in
 tests/gtp/test_server.py, the protocol layer in test_protocol.py."""
 
+import io
 import re
 
 import pytest
@@ -787,3 +788,26 @@ def test_the_start_up_makes_the_reader_and_maps_its_cache(monkeypatch):
         reader = e.session._reader  # handed over
         assert (reader is not None) == made
         assert touched == ([reader.cache] if made else [])
+
+
+def test_a_reader_that_cannot_be_made_at_start_up_fails_the_first_question(monkeypatch):
+    """The start-up's early reader is only a head start: when making it
+    fails, the session is still handed over and the reading question
+    reports the failure."""
+    from gogame.gtp import engine as gtp_engine
+    from gogame.play import session as play_session
+
+    def broken(self):
+        raise MemoryError("no room for the cache")
+
+    monkeypatch.setattr(play_session.Engine, "reader", property(broken))
+    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
+    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
+    monkeypatch.setattr(gtp_engine, "_cached_groups", lambda: set(gtp_engine.KERNELS))
+    log = io.StringIO()
+    made = []
+    e = GtpEngine(factory=lambda: made.append(1) or Engine(9), stand_in=None, log=log)
+    e.prewarm()
+    assert e.send("play b E5") == "= \n\n"
+    assert e.send("attack E5").startswith("? internal error: MemoryError")
+    assert made == [1] and "start-up failed" not in log.getvalue()
