@@ -36,8 +36,9 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
   ``_add_friend_approaches``; the attacker saving its own neighbours
   ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
-  ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``, race moves
-  ``_add_race_moves`` and ``_add_race_liberties``);
+  ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
+  ``_add_chain_backfills``, race moves ``_add_race_moves`` and
+  ``_add_race_liberties``);
   ``_add_friend_rescues``; ``_add_tenuki``.
   Their scores, liberty limits and the try limits are the tunables
   (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
@@ -174,6 +175,7 @@ SC_FAR_RACE = -2  # shortens the owner's other strings: each costs a new defence
 SC_CAPTURE = 20  # the owner captures a neighbour in atari: a liberty or more
 SC_CHAIN_ATARI = 10  # the owner ataris a two-liberty neighbour: half a liberty
 SC_FRIEND_AIR = -1  # air for a short friend touching that neighbour: indirect
+SC_CHAIN_BACKFILL = -1  # makes that neighbour's liberty playable: a detour
 SC_RACE = 0  # a race move: _order's race bonus ranks it (``_contact``)
 SC_RESCUE = 30  # a capture next to a friend: air for the superstring, early
 SC_RESCUE_ATARI = 0  # an atari next to a friend: _order's counts rank it
@@ -189,7 +191,7 @@ BLOCK_LIBS = 3  # the attacker blocks friends of three liberties or fewer
 BACKFILL_LIBS = 2  # backfills its own strings of two liberties or fewer
 JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
 FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
-FAR_RACE_PLIES = 3  # far race moves up to backfill2_depth less this
+FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
 TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
@@ -561,6 +563,33 @@ def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
 
 
 @njit(cache=True, _nrt=False)
+def _add_chain_backfills(s, mv, sc, ply, n, x, mine):
+    """Break-chain backfill: where the owner's atari on the attacker's
+    two-liberty neighbour ``x`` would be a self-atari, the empty points
+    next to that liberty (not ``x``'s other one), which make it playable
+    first, as GNU Go's break_chain2 backfills.  After White's J2 (diagram
+    of reading.tst 54, proven: Black lives by B1), Black's C1 atari on the
+    white C2 and D1 strings is a self-atari; B1 first makes it one::
+
+        . X O O O X X O O     the bottom three lines, A to J; the
+        X X O . X O O X O     target is Black's E2 (liberties D2, F1)
+        . * . O X . . . .
+
+    Not: backfills two moves deep, or past ``break_chain_depth`` (the
+    caller's rule)."""
+    w = s[H_W]
+    for j in range(2):
+        lib = _lib(s, x, j)
+        if kb.libs_after(s, lib, mine, 2) != 1:
+            continue
+        other = _lib(s, x, 1 - j)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[ix(COLOR + q)] == EMPTY and q != other:
+                n = _add(mv, sc, ply, n, q, SC_CHAIN_BACKFILL)
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
     """Race moves (semeai of ``o`` against its neighbour ``x``, three
     liberties or more): ``x``'s liberties when it has at most ``slack``
@@ -590,8 +619,8 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     listed in ``mv[ply, NBR:]``), one at a time: a capture
     (``_add_capture``) of one in atari; with two liberties or more left and
     up to ``break_chain_depth`` (not in a ladder read), an atari
-    (``_add_chain_atari``) of one with two liberties, race moves
-    (``_add_race_moves``) against a longer one.
+    (``_add_chain_atari``, ``_add_chain_backfills``) of one with two
+    liberties, race moves (``_add_race_moves``) against a longer one.
 
     Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
     nbr = mv[ix(ply), NBR:SCRATCH]
@@ -608,6 +637,7 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
             continue
         elif s[ix(NLIB + x)] == 2:
             n = _add_chain_atari(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
+            n = _add_chain_backfills(s, mv, sc, ply, i64(n), i64(x), i64(mine))
         else:
             n = _add_race_moves(
                 s, ctx, mv, sc, ply, i64(n), i64(x), i64(o), i64(libs), i64(stackp), i64(slack)

@@ -313,11 +313,41 @@ FAR_RACE = """
 
 def test_far_race_moves_only_near_the_root():
     p = diagrams.position(FAR_RACE)
-    far = Reader().depths[3] - 3  # backfill2_depth - 3
+    from gogame.kernel import reading as kr
+
+    far = Reader().depths[3] - kr.FAR_RACE_PLIES  # backfill2_depth less it
     near = candidates(p, "D2", True, far)
     deep = candidates(p, "D2", True, far + 1)
     assert {"D3", "E1", "E3"} <= deep
     assert near - deep == {"G2", "G3"}
+
+
+# reading.tst 54 (reading02.sgf) after Black's H2 and White's J2: Black's
+# E2 string (liberties D2, F1) races the white C2 and D1 strings (liberties
+# C1, D2); Black's atari at C1 is a self-atari until B1 fills in first.
+CHAIN_BACKFILL = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . O O
+X X . . . . . O .
+. X . . . . . O O
+X X X X X X . O .
+. X O O O X X O O
+X X O . X O O X O
+. . . O X . . . .
+"""
+
+
+def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
+    """B1 is listed for the owner (the atari C1 itself too), and the prover
+    proves that it saves E2: the attacker's far race move J2 is refuted."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+
+    p = diagrams.position(CHAIN_BACKFILL)
+    assert {"C1", "B1"} <= candidates(p, "E2", False)
+    proof = Prover(max_nodes=200_000).defend(p, parse_gtp("E2", 9))
+    assert proof.proven and proof.code == 1 and proof.move == parse_gtp("B1", 9)
 
 
 # White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
