@@ -285,3 +285,39 @@ def test_ko_backfills_shorten_the_string_the_fill_would_join():
 def test_no_ko_backfills_when_the_capture_wins():
     p, _, mv, sc = _setup(KO_STONE.replace(". O . O X\n. O O", ". O . O X\n. O ."))
     assert kr._add_ko_backfills(p.s, mv, sc, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
+
+
+# reading.tst 54 after Black's H2 and White's J2 (Black owns E2, liberties
+# D2 and F1): White's C2 string (liberties C1, D2) races it; Black's C1 is
+# a self-atari (its one liberty B1).  Black's A2 group does not race C2.
+CHAIN_BACKFILL = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . O O
+X X . . . . . O .
+. X . . . . . O O
+X X X X X X . O .
+. X O O O X X O O
+X X O . X O O X O
+. . . O X . . . .
+"""
+
+
+def test_chain_backfills_make_a_self_atari_atari_playable():
+    p, _, mv, sc = _setup(CHAIN_BACKFILL)
+    x = _origin(p, "C2")
+    n = kr._add_chain_backfills(p.s, mv, sc, 0, 0, x, _origin(p, "E2"), 1)
+    assert _listed(p, mv, n) == {"B1"}  # not D2 (no empty neighbour), not C1
+    assert _score(p, mv, sc, n, "B1") == kr.SC_CHAIN_BACKFILL
+    # the A2 group shares no liberty with C2: no race, no backfill
+    assert kr._add_chain_backfills(p.s, mv, sc, 0, 0, x, _origin(p, "A2"), 1) == 0
+
+
+def test_keep_near_edge_keeps_the_first_two_lines_in_order():
+    p, _, mv, sc = _setup(CHAIN_BACKFILL)
+    points = ["E5", "B5", "D8", "C3", "H8"]  # 9x9: lines 5, 2, 2, 3, 2
+    for i, v in enumerate(points):
+        mv[0, i], sc[0, i] = p.pos(v), i
+    n = kr._keep_near_edge(p.s, mv, sc, 0, 1, len(points))
+    assert [format_gtp(p.pt(int(m))) for m in mv[0, :n]] == ["E5", "B5", "D8", "H8"]
+    assert list(sc[0, :n]) == [0, 1, 2, 4]
