@@ -53,7 +53,9 @@ def test_capturable_strings_are_the_same_on_threads():
         answers.append(ok(e, "gogame-gfx_capturable"))
         assert ok(e, "showboard") == before
     assert answers[0] == answers[1]
-    assert answers[0].startswith("COLOR #ff8c00 B8 C8 C7 D7 D6 H4\n")  # four strings
+    # three strings whoever plays first wins; B8 a ko: its defence D8 is
+    # answered by White's B9, which the reader reads as a ko (unproven)
+    assert answers[0].startswith("COLOR #ff8c00 C8 C7 D7 D6 H4\nCOLOR #ffd700 B8\n")
 
 
 @pytest.mark.parametrize("flag", ["situational-komi", "widening"])
