@@ -64,3 +64,20 @@ WEAK_STRINGS = """
     . . . . . . . . .
     . . . . . . . . .
 """
+
+
+# reading.tst 54 (reading02.sgf) after Black's H2 and White's J2: Black's
+# E2 string (liberties D2, F1) races the white C2 string (liberties C1,
+# D2) and D1; Black's atari at C1 is a self-atari (its one liberty B1)
+# until B1 fills in first.  Black's A2 group does not race C2.
+CHAIN_BACKFILL = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . O O
+X X . . . . . O .
+. X . . . . . O O
+X X X X X X . O .
+. X O O O X X O O
+X X O . X O O X O
+. . . O X . . . .
+"""

@@ -9,6 +9,7 @@ from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import COLOR, ORIGIN, PASS
 from tests.helpers import diagrams
+from tests.helpers.shapes import CHAIN_BACKFILL
 
 
 def _setup(text):
@@ -285,22 +286,6 @@ def test_ko_backfills_shorten_the_string_the_fill_would_join():
 def test_no_ko_backfills_when_the_capture_wins():
     p, _, mv, sc = _setup(KO_STONE.replace(". O . O X\n. O O", ". O . O X\n. O ."))
     assert kr._add_ko_backfills(p.s, mv, sc, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
-
-
-# reading.tst 54 after Black's H2 and White's J2 (Black owns E2, liberties
-# D2 and F1): White's C2 string (liberties C1, D2) races it; Black's C1 is
-# a self-atari (its one liberty B1).  Black's A2 group does not race C2.
-CHAIN_BACKFILL = """
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . O O
-X X . . . . . O .
-. X . . . . . O O
-X X X X X X . O .
-. X O O O X X O O
-X X O . X O O X O
-. . . O X . . . .
-"""
 
 
 def test_chain_backfills_make_a_self_atari_atari_playable():

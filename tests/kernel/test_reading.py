@@ -15,6 +15,7 @@ from gogame.kernel.board import BLACK, WHITE
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
+from tests.helpers.shapes import CHAIN_BACKFILL
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -320,22 +321,6 @@ def test_far_race_moves_only_near_the_root():
     deep = candidates(p, "D2", True, far + 1)
     assert {"D3", "E1", "E3"} <= deep
     assert near - deep == {"G2", "G3"}
-
-
-# reading.tst 54 (reading02.sgf) after Black's H2 and White's J2: Black's
-# E2 string (liberties D2, F1) races the white C2 and D1 strings (liberties
-# C1, D2); Black's atari at C1 is a self-atari until B1 fills in first.
-CHAIN_BACKFILL = """
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . O O
-X X . . . . . O .
-. X . . . . . O O
-X X X X X X . O .
-. X O O O X X O O
-X X O . X O O X O
-. . . O X . . . .
-"""
 
 
 def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
