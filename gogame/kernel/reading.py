@@ -568,9 +568,10 @@ def _add_chain_backfills(s, mv, sc, ply, n, x, o, mine):
     ``x`` races ``o`` (shares a liberty with it) and the owner's atari on
     ``x`` would be a self-atari, the empty points next to that liberty
     (not ``x``'s other one), which make it playable first, as GNU Go's
-    break_chain2 backfills.  After White's J2 (diagram
-    of reading.tst 54, proven: Black lives by B1), Black's C1 atari on the
-    white C2 and D1 strings is a self-atari; B1 first makes it one::
+    break_chain2 backfills.  After White's J2 (reading.tst 54's
+    position; proven: Black lives by B1), Black's atari at C1 on the white
+    C2 and D1 strings is a self-atari; B1 first joins it to the big black
+    group::
 
         . X O O O X X O O     the bottom three lines, A to J; the
         X X O . X O O X O     target is Black's E2 (liberties D2, F1)
