@@ -698,13 +698,22 @@ def test_a_reading_question_waits_for_the_reader_helper():
     assert time.perf_counter() - start >= 0.25 and helped.is_set()
 
 
+def _stub_start_up(monkeypatch, cached=None):
+    """The start-up thread with no kernel to load or probe: numba's cache
+    holds the groups ``cached`` (default: all of them)."""
+    from gogame.gtp import engine as gtp_engine
+
+    groups = set(gtp_engine.KERNELS) if cached is None else set(cached)
+    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
+    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
+    monkeypatch.setattr(gtp_engine, "_cached_groups", lambda: groups)
+
+
 def test_commands_wait_for_the_start_up_session_before_they_run(monkeypatch):
     """Only the session-free commands run beside the start-up thread; any
     other waits for its session before its handler imports anything (two
     threads importing numba at once can deadlock)."""
     import threading
-
-    from gogame.gtp import engine as gtp_engine
 
     gate = threading.Event()
 
@@ -712,9 +721,7 @@ def test_commands_wait_for_the_start_up_session_before_they_run(monkeypatch):
         gate.wait(10)
         return Engine(9)
 
-    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
-    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
-    monkeypatch.setattr(gtp_engine, "_cached_groups", lambda: set(gtp_engine.KERNELS))
+    _stub_start_up(monkeypatch)
     e = GtpEngine(factory=factory)
     seen = []
     e.commands["showboard"] = lambda args: seen.append(e._session is not None) or ""
@@ -777,11 +784,9 @@ def test_the_start_up_makes_the_reader_and_maps_its_cache(monkeypatch):
 
     touched = []
     monkeypatch.setattr(ReadingCache, "touch", lambda self: touched.append(self))
-    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
-    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
     for cached, made in ((set(gtp_engine.KERNELS), True), ({"loading"}, False)):
         touched.clear()
-        monkeypatch.setattr(gtp_engine, "_cached_groups", lambda c=cached: c)
+        _stub_start_up(monkeypatch, cached)
         e = GtpEngine(factory=lambda: Engine(9), stand_in=None)
         e.prewarm()
         e.finish_prewarm(10)
@@ -794,16 +799,13 @@ def test_a_reader_that_cannot_be_made_at_start_up_fails_the_first_question(monke
     """The start-up's early reader is only a head start: when making it
     fails, the session is still handed over and the reading question
     reports the failure."""
-    from gogame.gtp import engine as gtp_engine
     from gogame.play import session as play_session
 
     def broken(self):
         raise MemoryError("no room for the cache")
 
     monkeypatch.setattr(play_session.Engine, "reader", property(broken))
-    monkeypatch.setattr(gtp_engine, "_warm_kernels", lambda *a: None)
-    monkeypatch.setattr(gtp_engine, "_skip_optional_probes", lambda: None)
-    monkeypatch.setattr(gtp_engine, "_cached_groups", lambda: set(gtp_engine.KERNELS))
+    _stub_start_up(monkeypatch)
     log = io.StringIO()
     made = []
     e = GtpEngine(factory=lambda: made.append(1) or Engine(9), stand_in=None, log=log)
