@@ -8,6 +8,7 @@ so GTP ``A1`` is (0, 0).  ``None`` stands for a pass.  Functions raise
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ..kernel.points import MAXSIZE, PASS, point, row_col
 
@@ -16,6 +17,7 @@ GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # no I, as GTP and GNU Go write it
 Point = tuple[int, int]  # (row, col); None stands for a pass
 
 
+@lru_cache(maxsize=4096)  # a GTP session names the same few vertices again and again
 def parse_gtp(text: str, size: int) -> Point | None:
     """``'D4'`` -> (3, 3); ``'pass'`` -> None.  Any case."""
     t = text.strip().upper()

@@ -197,8 +197,12 @@ class PendingCopies:
 
 
 def _one_row():
-    """A thread's row for one question alone, and its counter."""
-    return np.zeros((1, kr.Q_LEN), np.int64), np.zeros(1, np.int64)
+    """A thread's row for one question alone (on the caller's board, no
+    follow-up: only ``Q_ATTACK`` and ``Q_TARGET`` change between questions),
+    and its counter."""
+    row = np.zeros((1, kr.Q_LEN), np.int64)
+    row[0, kr.Q_BOARD] = -1
+    return row, np.zeros(1, np.int64)
 
 
 class Reader:
@@ -279,8 +283,9 @@ class Reader:
                 ctx[kr.C_SETTINGS] = settings
             self.cache.for_size(position.size)
             self._prepared = key
-        for ctx, _, _, _ in self._contexts:
-            ctx[kr.C_LADDER] = 1 if ladder else 0
+        if ladder:  # 0 between questions (``_run`` clears it)
+            for ctx, _, _, _ in self._contexts:
+                ctx[kr.C_LADDER] = 1
         self.cache.meta[kc.M_GEN] += 1
 
     def _sum(self, lo, hi=None):
@@ -378,13 +383,17 @@ class Reader:
         target = self._target(position, pt)
         self._prepare(position, ladder)
         packed = None
-        if self.threads == 1 or 0 < self.node_limit <= self.serial_first:
-            packed = self._serial(position, attack, target)
-        elif self.serial_first > 0:
-            packed = self._alone_first(position, attack, target)
-        if packed is None:
-            packed = self._run_threads(position, target, attack)
-        self.ctx[kr.C_LADDER] = 0
+        try:
+            if self.threads == 1 or 0 < self.node_limit <= self.serial_first:
+                packed = self._serial(position, attack, target)
+            elif self.serial_first > 0:
+                packed = self._alone_first(position, attack, target)
+            if packed is None:
+                packed = self._run_threads(position, target, attack)
+        finally:
+            if ladder:
+                for ctx, _, _, _ in self._contexts:
+                    ctx[kr.C_LADDER] = 0
         position.raise_if_hash_error("reading")
         return self._answer(position, packed)
 
@@ -397,8 +406,8 @@ class Reader:
         """The arguments of ``read_rows`` for one question alone on thread
         ``t``'s row, on board (s, hw)."""
         row, taken = self._rows[t]
-        row[0] = 0
-        row[0, kr.Q_ATTACK], row[0, kr.Q_TARGET], row[0, kr.Q_BOARD] = attack, target, -1
+        row[0, kr.Q_ATTACK] = attack
+        row[0, kr.Q_TARGET] = target
         taken[0] = 0
         return (*self._kernel_args(t, s, hw, keys), row, taken, *NO_COPIES)
 

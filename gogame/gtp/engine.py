@@ -53,8 +53,8 @@ from typing import TYPE_CHECKING, Any
 import gtp as pygtp
 
 from .. import __version__
-from ..core import options, warming
-from ..core.coords import Point, format_vertices
+from ..core import coords, options, warming
+from ..core.coords import Point, format_gtp, format_vertices
 from ..kernel.points import interpreted
 from .analyze import AnalyzeCommands
 from .client import EngineError
@@ -379,8 +379,6 @@ class GtpEngine(PlayCommands, AnalyzeCommands, ProveCommands, pygtp.Engine):
     def parse_vertex(
         self, text: str | None, allow_pass: bool = False, error: str = "invalid coordinate"
     ) -> Point | None:
-        from ..core import coords
-
         if text is None:
             raise GtpError(error)
         try:
@@ -673,8 +671,6 @@ def _result(answer):
         raise ValueError(f"reading code {code} not in 0..3")
     if not code:
         return "0"
-    from ..core.coords import format_gtp
-
     return f"{code} {format_gtp(move)}"
 
 

@@ -121,7 +121,7 @@ class InputReader:
         if raw is None:
             return None
         text = raw.decode("utf-8", errors="replace")
-        blank = not too_long and parse_command(preprocess(text)) is None
+        blank = not too_long and not preprocess(text).strip(" ")  # parse_command: None
         return text, too_long, blank
 
     def _read(self):

@@ -58,7 +58,8 @@ def serve(
             text, too_long, blank = item
             if blank:
                 continue
-            source.interrupt.clear()
+            if source.interrupt.is_set():
+                source.interrupt.clear()
             try:
                 if too_long:
                     response = engine.reject(text, "line too long")
