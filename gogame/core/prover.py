@@ -36,9 +36,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..kernel import cache as kc
 from ..kernel import prover as kp
+from ..kernel import reading as kr
 from ..kernel import safety as ks
 from .coords import Point
+from .reading_cache import ReadingCache
 
 if TYPE_CHECKING:
     from .position import Position, Vertex
@@ -49,6 +52,8 @@ ATTACK_MODELS = ((0, 1), (1, 2), (2, 3))
 # the escape game's ko models for defend, in the order their codes are tried
 SAFE_MODELS = ((2, 1), (1, 2), (0, 3))
 ENTRY_BYTES = 24
+GUIDE_NODES = 2_000  # reading nodes for each guide question (0: none)
+GUIDE_MB = 4  # the guide reader's cache
 
 
 @dataclass
@@ -84,6 +89,7 @@ class Prover:
         max_order: int = 3,
         max_depth: int = 100,
         escape_libs: int = 5,
+        guide_nodes: int = GUIDE_NODES,
     ) -> None:
         if not 0 <= max_order <= kp.MAX_ORDER:
             raise ValueError(f"max_order must be 0..{kp.MAX_ORDER}")
@@ -108,6 +114,10 @@ class Prover:
         self.ctx, self.tt, self.mv, self.pv, self.mark, self.sc = context[:6]
         self.zone, self.pool, self.ptag = context[6:]
         self.safety = ks.new_context(entries, zones)
+        self.guide_nodes = int(guide_nodes)
+        # the fast reader that orders the proofs' first tries (``kp.guide``)
+        self._guide_cache = ReadingCache(GUIDE_MB)
+        self._guide = (*kr.new_context(), *kr.new_shared())
 
     @property
     def table_entries(self) -> int:
@@ -266,11 +276,23 @@ class Prover:
             self.zone,
             self.pool,
             self.ptag,
+            self._reader(position),
             target,
             model,
             self.max_order if order is None else order,
             self.max_depth,
         )
+
+    def _reader(self, position):
+        """The guide reader's arrays for ``kp.guide`` on ``position``'s board
+        size, with the node limit of each guide question set (level 10's
+        depths; a new cache generation)."""
+        cache = self._guide_cache.for_size(position.size)
+        ctx, mv, sc, pk, busy, flag = self._guide
+        ctx[kr.C_SETTINGS] = 32 | (position.size << 7)  # as Reader._prepare, shift 0
+        cache.meta[kc.M_GEN] += 1
+        self.ctx[kp.C_GUIDE] = self.guide_nodes
+        return ctx, mv, sc, pk, cache.table, cache.meta, busy, flag
 
     def _alive(self, position, target):
         return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))

@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
+from . import reading as kr
 from .board import legal, libs_after, popgo, push_move
 from .layout import (
     COLOR,
@@ -102,6 +103,8 @@ C_CAP = 6
 C_HITS = 8
 C_STORES = 9
 # 10: zone.C_POOL, 11: zone.C_LGEN
+C_GUIDE = 12  # reading nodes a guide question may take (0: no guide)
+C_GUIDED = 13  # reading nodes the guide took (counted in C_NODES too)
 CTX_LEN = 16
 assert C_MARKGEN == 7 and C_POOL == 10 and C_LGEN == 11
 
@@ -256,6 +259,64 @@ def _line(pv, ply, move):
         pv[ix(ply), ix(2 + k)] = pv[ix(ply + 1), ix(1 + k)]
 
 
+@njit(cache=True, _nrt=False)
+def guide(s, hw, keys, ctx, rd, target, side):
+    """The fast reader's move for the side to move (``side`` 1: the
+    target's opponent, 0: its owner), or PASS when it names none: read
+    as a question of its own at this stackp (the reader's depths moved up
+    by it), within ctx[C_GUIDE] reading nodes and the budget left, each
+    counted as a node of the proof's budget.  ``rd``: the reader's context, rows, cache and
+    ABDADA tables (``core.prover``).  Only an order: the move is tried
+    first, never trusted; ctx[C_GUIDE] 0 reads nothing."""
+    if ctx[C_GUIDE] <= 0 or ctx[C_ABORT]:
+        return np.int64(PASS)
+    rc, rmv, rsc, rpk, table, meta, busy, flag = rd
+    # a bool computed here, as read_rows passes it: a recursive kernel
+    # called with another type (a literal) breaks numba's cache (numba#6713)
+    attack = side != 0
+    sp = s[H_STACKP]
+    for k in range(kr.C_DEPTH, kr.C_KODEPTH + 1):
+        rc[ix(k)] += sp
+    rc[kr.C_NODELIMIT] = min(ctx[C_GUIDE], max(1, ctx[C_MAXNODES] - ctx[C_NODES]))
+    kr._root(s, rc, rmv)
+    n0 = rc[kr.C_NODES]
+    r = kr._read(
+        s, hw, keys, rc, rmv, rsc, rpk, table, meta, busy, flag,
+        attack, np.int64(target), np.int64(EMPTY), np.int64(0), np.int64(kr.WIN),
+    )  # fmt: skip
+    for k in range(kr.C_DEPTH, kr.C_KODEPTH + 1):
+        rc[ix(k)] -= sp
+    spent = rc[kr.C_NODES] - n0
+    ctx[C_GUIDED] += spent
+    ctx[C_NODES] += spent
+    if ctx[C_NODES] > ctx[C_MAXNODES]:
+        ctx[C_ABORT] = 1
+    return np.int64(PASS if r < kr.MOVE_SPAN else r % kr.MOVE_SPAN)
+
+
+@njit(cache=True, _nrt=False)
+def put_first(s, mv, ply, n, m, add):
+    """Move ``m`` to the front of the ``n`` moves of mv[ply] (``add``: put
+    it there also when not listed, if empty); the new count.  PASS: no
+    change."""
+    if m == PASS:
+        return n
+    j = -1
+    for i in range(n):
+        if mv[ix(ply), ix(i)] == m:
+            j = i
+            break
+    if j < 0:
+        if not add or s[ix(COLOR + m)] != EMPTY:
+            return n
+        j = n
+        n += 1
+    for i in range(j, 0, -1):
+        mv[ix(ply), ix(i)] = mv[ix(ply), ix(i - 1)]
+    mv[ix(ply), 0] = m
+    return n
+
+
 # ---------------------------------------------------------- candidates
 
 
@@ -317,17 +378,15 @@ def _weak_string_moves(s, mv, mark, g, ply, n, x):
 
 
 @njit(cache=True, _nrt=False)
-def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kind):
-    """One node, its result 1 (a proven capture, its zone in ``zone[ply]``)
-    or 0.  ``KIND_A``: the attacker to move, a lambda-tree of order <= n.
-    ``KIND_D``: the defender to move after the attacker's move, a threat of
-    order n when a pass loses to an order n - 1 tree; every legal reply
-    must then leave an order <= n win.  ``KIND_ROOT``: the defender to move
-    at the root; a pass and every legal move must lose to order <= n.  The
-    replies read: ``_replies``.  (One recursive function: numba's cache
-    does not take mutual recursion.)"""
+def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, target, n, kind):
+    """One node: 1 (a proven capture, its zone in ``zone[ply]``) or 0.  ``KIND_A``: the
+    attacker to move, a lambda-tree of order <= n; ``KIND_D``: the defender after an order n
+    threat (a pass loses to order n - 1), every legal reply must leave an order <= n win;
+    ``KIND_ROOT``: the defender at the root, a pass and every move must lose to order <= n.
+    Replies: ``_replies``; first tries: ``_guided``.  (One recursive function, exactly
+    typed: numba's cache takes no mutual recursion.)"""
     ply = _ply(s, ctx)
-    t, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types to recurse
+    t, ka, kd, lower = np.int64(target), np.int64(KIND_A), np.int64(KIND_D), np.int64(n - 1)
     pv[ix(ply), 0] = 0
     z = zone[ix(ply)]
     if ctx[C_ABORT]:
@@ -336,7 +395,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
         first = _shortcut(s, hw, keys, ctx, pv, mark, z, ply, target, n)
         if first >= 0:
             return first
-        if _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, np.int64(n - 1), ka):
+        if _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, t, lower, ka):
             return np.int64(1)
     elif ply + 2 > ctx[C_CAP] and kind == KIND_D:
         return np.int64(0)
@@ -350,15 +409,17 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
     color = ctx[C_ATTACKER] if kind == KIND_A else 3 - ctx[C_ATTACKER]
     if kind == KIND_A:
         count, lo = _candidates(s, ctx, mv, mark[0], ply, target, n), n
+        count = _guided(s, hw, keys, ctx, mv, rd, ply, count, target, kind)
     else:  # the threat: the defender passes
         r, sub = np.int64(0), np.int64(n - 1 if kind == KIND_D else n)
         if play_node(s, hw, keys, ctx, PASS, color, False):
-            r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, sub, ka)
+            r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, t, sub, ka)
             popgo(s, hw, keys)
         if r == 0:
             _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, r, np.int64(0), z)
             return r
         count = _replies(s, ctx, mv, mark, z, zone[ix(ply + 1)], ply, target, 3 - color)
+        count = _guided(s, hw, keys, ctx, mv, rd, ply, count, target, kind)
         lo = max(sub, 1) if kind == KIND_D else 0  # order 1 reads its replies once
     for k in range(lo, n + 1):
         left, hardest = 0, np.int64(-1)  # the line: the hardest move of the last pass
@@ -372,7 +433,7 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
             before = ctx[C_NODES]
             r = np.int64(0)  # a removal that did not stand (the target gone) is no threat
             if kind != KIND_A or s[ix(COLOR + target)] != EMPTY:
-                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, sub, child)
+                r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, t, sub, child)
             popgo(s, hw, keys)
             if ctx[C_ABORT]:
                 return np.int64(0)
@@ -397,6 +458,17 @@ def _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, n, kin
     result = np.int64(0 if kind == KIND_A else 1)
     _store(tt, pool, ptag, hw, ctx, target, n, kind, rem, result, np.int64(0), z)
     return result
+
+
+@njit(cache=True, _nrt=False)
+def _guided(s, hw, keys, ctx, mv, rd, ply, n, target, kind):
+    """The guide's move (``guide``) first among the ``n`` moves of
+    mv[ply]: at an attacker node its capture, added when not listed (the
+    candidates are a heuristic set); at a defender node its defence, only
+    when listed (every legal move is covered by the zone).  The count."""
+    attacker = kind == KIND_A
+    m = guide(s, hw, keys, ctx, rd, target, np.int64(1 if attacker else 0))
+    return put_first(s, mv, ply, n, m, attacker)
 
 
 @njit(cache=True, _nrt=False)
@@ -479,7 +551,7 @@ def order_replies(s, mv, ply, n, target, defender):
 
 @njit(cache=True, _nrt=False)
 def _run(
-    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, nodes, kind
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, target, model, order, cap, nodes, kind
 ):
     """Read the root node of ``kind``: its result, -1 when the budget of
     ``nodes`` was spent."""
@@ -491,28 +563,28 @@ def _run(
     ctx[C_ROOTSP] = s[H_STACKP]
     ctx[C_CAP] = min(cap, MAX_CAP)
     t, n, k = np.int64(target), np.int64(order), np.int64(kind)
-    r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, t, n, k)
+    r = _search(s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, t, n, k)
     return -1 if ctx[C_ABORT] else r
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def prove_win(
-    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, max_nodes
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, target, model, order, cap, max_nodes
 ):
     """Attacker to move: 1 proven capture (move and line in pv[0]), 0 none
     found, -1 node budget spent.  The position is left as it was."""
-    tabs = (tt, mv, pv, mark, zone, pool, ptag)
+    tabs = (tt, mv, pv, mark, zone, pool, ptag, rd)
     return _run(s, hw, keys, ctx, *tabs, target, model, order, cap, max_nodes, KIND_A)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def prove_lost(
-    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, target, model, order, cap, max_nodes
+    s, hw, keys, ctx, tt, mv, pv, mark, zone, pool, ptag, rd, target, model, order, cap, max_nodes
 ):
     """Defender to move: 1 when every legal defender move, a pass included,
     leaves a proven capture (the hardest reply's line in pv[0]), 0 when
     some move is not refuted, -1 node budget spent."""
-    tabs = (tt, mv, pv, mark, zone, pool, ptag)
+    tabs = (tt, mv, pv, mark, zone, pool, ptag, rd)
     return _run(s, hw, keys, ctx, *tabs, target, model, order, cap, max_nodes, KIND_ROOT)
 
 

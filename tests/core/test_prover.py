@@ -7,6 +7,7 @@ import pytest
 
 from gogame.core.position import Position
 from gogame.core.prover import Prover
+from gogame.kernel import prover as kp
 from gogame.kernel.layout import BLACK
 from tests.helpers.diagrams import position, swap_colors
 from tests.kernel.test_prover import Exhaustive
@@ -511,3 +512,20 @@ def test_the_attackers_self_atari_is_taken_back():
     pos = position(SELF_ATARI_BACK)
     result = unchanged_after(pos, lambda: prover(max_nodes=400_000).attack(pos, "A9"))
     assert result.proven and result.code == 0, result
+
+
+# ------------------------------------------------------------------ the guide
+
+
+def test_the_guide_reads_for_the_proof_and_its_nodes_count():
+    """The fast reader orders the capture search's first tries (``kp.guide``):
+    the ladder is proven with and without it; with it the reader's nodes
+    are read and counted among the proof's, with ``guide_nodes=0`` none."""
+    for guide_nodes in (0, 2_000):
+        pos = position(LADDER)
+        p = prover(guide_nodes=guide_nodes)
+        result = unchanged_after(pos, lambda p=p, pos=pos: p.attack(pos, "E5"))
+        assert result.proven and result.code == 1
+        guided = int(p.ctx[kp.C_GUIDED])
+        assert (guided > 0) == (guide_nodes > 0)
+        assert result.nodes >= guided

@@ -15,6 +15,7 @@ under the ko models its code holds under.
 
 import random
 
+import numpy as np
 import pytest
 
 from gogame.core.position import Position
@@ -210,3 +211,25 @@ def test_defend_under_each_ko_model_agrees_with_exhaustive_search():
     assert lost[1] >= lost[0] > 0  # model 1 is no harder for the attacker than model 0
     with pytest.raises(ValueError):
         prover.defend(pos, target, model=3)
+
+
+def test_put_first_moves_the_guide_move_to_the_front():
+    """``put_first``: a listed move comes first, the others keep their
+    order; an unlisted one is added only when asked and empty; PASS
+    changes nothing."""
+    from gogame.kernel import prover as kp
+    from gogame.kernel.layout import PASS
+
+    pos = Position(5)
+    pos.play("C3", "b")
+    a, b, c, d = (pos.pos(v) for v in ("A1", "B2", "D4", "E5"))
+    mv = np.zeros((2, 8), np.int32)
+    mv[0, :3] = a, b, c
+    assert kp.put_first(pos.s, mv, 0, 3, c, False) == 3
+    assert list(mv[0, :3]) == [c, a, b]
+    assert kp.put_first(pos.s, mv, 0, 3, d, False) == 3
+    assert list(mv[0, :3]) == [c, a, b]
+    assert kp.put_first(pos.s, mv, 0, 3, pos.pos("C3"), True) == 3  # not empty
+    assert kp.put_first(pos.s, mv, 0, 3, d, True) == 4
+    assert list(mv[0, :4]) == [d, c, a, b]
+    assert kp.put_first(pos.s, mv, 0, 4, PASS, True) == 4
