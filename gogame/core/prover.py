@@ -54,6 +54,7 @@ SAFE_MODELS = ((2, 1), (1, 2), (0, 3))
 ENTRY_BYTES = 24
 GUIDE_NODES = 2_000  # reading nodes for each guide question (0: none)
 GUIDE_MB = 4  # the guide reader's cache
+ESCAPE_GUIDE_PLIES = 2  # the escape game's defender asks the guide this near the root
 
 
 @dataclass
@@ -115,6 +116,7 @@ class Prover:
         self.zone, self.pool, self.ptag = context[6:]
         self.safety = ks.new_context(entries, zones)
         self.guide_nodes = int(guide_nodes)
+        self.escape_guide_plies = ESCAPE_GUIDE_PLIES
         # the fast reader that orders the proofs' first tries (``kp.guide``)
         self._guide_cache = ReadingCache(GUIDE_MB)
         self._guide = (*kr.new_context(), *kr.new_shared())
@@ -291,7 +293,8 @@ class Prover:
         ctx, mv, sc, pk, busy, flag = self._guide
         ctx[kr.C_SETTINGS] = 32 | (position.size << 7)  # as Reader._prepare, shift 0
         cache.meta[kc.M_GEN] += 1
-        self.ctx[kp.C_GUIDE] = self.guide_nodes
+        self.ctx[kp.C_GUIDE] = self.safety[0][kp.C_GUIDE] = self.guide_nodes
+        self.safety[0][ks.C_GUIDE_PLIES] = self.escape_guide_plies
         return ctx, mv, sc, pk, cache.table, cache.meta, busy, flag
 
     def _alive(self, position, target):
@@ -381,6 +384,7 @@ class Prover:
             position.hw,
             position.keys,
             *self.safety,
+            self._reader(position),
             target,
             kind,
             self.escape_libs,

@@ -106,6 +106,10 @@ C_STORES = 9
 C_GUIDE = 12  # reading nodes a guide question may take (0: no guide)
 C_GUIDED = 13  # reading nodes the guide took (counted in C_NODES too)
 CTX_LEN = 16
+# a read past its node limit still counts a node for each move its open
+# nodes go on to try (16 seen on a broken ladder): the guide leaves this
+# many of the budget for them, so that the proof's count keeps within it
+GUIDE_SLACK = 64
 assert C_MARKGEN == 7 and C_POOL == 10 and C_LGEN == 11
 
 KIND_A, KIND_D, KIND_ROOT = 0, 1, 2
@@ -264,11 +268,12 @@ def guide(s, hw, keys, ctx, rd, target, side):
     """The fast reader's move for the side to move (``side`` 1: the
     target's opponent, 0: its owner), or PASS when it names none: read
     as a question of its own at this stackp (the reader's depths moved up
-    by it), within ctx[C_GUIDE] reading nodes and the budget left, each
-    counted as a node of the proof's budget.  ``rd``: the reader's context, rows, cache and
+    by it), within ctx[C_GUIDE] reading nodes and the budget left but
+    ``GUIDE_SLACK``, each counted as a node of the proof's budget.  ``rd``: the reader's context, rows, cache and
     ABDADA tables (``core.prover``).  Only an order: the move is tried
     first, never trusted; ctx[C_GUIDE] 0 reads nothing."""
-    if ctx[C_GUIDE] <= 0 or ctx[C_ABORT]:
+    left = ctx[C_MAXNODES] - ctx[C_NODES] - GUIDE_SLACK
+    if ctx[C_GUIDE] <= 0 or ctx[C_ABORT] or left < 1:
         return np.int64(PASS)
     rc, rmv, rsc, rpk, table, meta, busy, flag = rd
     # a bool computed here, as read_rows passes it: a recursive kernel
@@ -277,7 +282,7 @@ def guide(s, hw, keys, ctx, rd, target, side):
     sp = s[H_STACKP]
     for k in range(kr.C_DEPTH, kr.C_KODEPTH + 1):
         rc[ix(k)] += sp
-    rc[kr.C_NODELIMIT] = min(ctx[C_GUIDE], max(1, ctx[C_MAXNODES] - ctx[C_NODES]))
+    rc[kr.C_NODELIMIT] = min(ctx[C_GUIDE], left)
     kr._root(s, rc, rmv)
     n0 = rc[kr.C_NODES]
     r = kr._read(

@@ -71,14 +71,17 @@ from .prover import (
     C_ABORT,
     C_ATTACKER,
     C_CAP,
+    C_GUIDE,
     C_MAXNODES,
     C_MODEL,
     C_NODES,
     C_ROOTSP,
     add_empty,
+    guide,
     mix,
     order_replies,
     play_node,
+    put_first,
 )
 from .zone import close, copy, examine, examine_move, hold, keep, merge, new_gen, recall
 
@@ -86,7 +89,8 @@ from .zone import close, copy, examine, examine_move, hold, keep, merge, new_gen
 # attacker, root stackp, ply cap, mark generation), then these
 C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
-# 10, 11: zone.C_POOL (the ring's next slot), zone.C_LGEN
+# 10, 11: zone.C_POOL, zone.C_LGEN; 12, 13: prover.C_GUIDE, C_GUIDED
+C_GUIDE_PLIES = 14  # the fast reader's defence is tried first up to this ply
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -237,11 +241,25 @@ def _defences(s, ctx, mark, mv, ply, target):
     return n + 1
 
 
+@njit(cache=True, _nrt=False)
+def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
+    """The defender's tries in mv[ply] (``_defences``), the likeliest
+    escapes first (``order_replies``); up to ply ctx[C_GUIDE_PLIES] the fast
+    reader's defence first of all (``prover.guide``; added when not listed,
+    as the tries are a heuristic set: deeper, its reads would cost more
+    than the search, one at every node of a long escape).  Their count."""
+    n = _defences(s, ctx, mark, mv, ply, target)
+    order_replies(s, mv, ply, n, target, 3 - ctx[C_ATTACKER])
+    if ply > ctx[C_GUIDE_PLIES] or ctx[C_GUIDE] <= 0:
+        return n
+    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0)), True)
+
+
 # --------------------------------------------------------------- search
 
 
 @njit(cache=True, _nrt=False)
-def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target, kind):
+def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, target, kind):
     """One node: 1 when the defender wins (its zone in ``zone[ply]``), else
     0.  ``KIND_A``, the attacker to move: the null move first (the attacker
     passes); every empty point of its zone is then read and must be
@@ -269,7 +287,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
         r = np.int64(0)
         if play_node(s, hw, keys, ctx, PASS, attacker, True):  # the null move
             mv[ix(ply), NULL_FLAG] = 1
-            r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd)
+            r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, kd)
             mv[ix(ply), NULL_FLAG] = 0
             popgo(s, hw, keys)
         widen = r == 0  # no null-move proof: a pass answers the moves outside
@@ -288,7 +306,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 mv[ix(ply), PLAYED] = m
                 if s[ix(COLOR + target)] != EMPTY:
                     r = _safe(
-                        s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, kd
+                        s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, kd
                     )
                 popgo(s, hw, keys)
                 if r == 0:
@@ -301,13 +319,14 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, target
                 n = _open_points(s, ctx, mark, e, t, mv, ply, target)
         merge(z, e)  # the zone holds the closed read set
     else:
-        n = _defences(s, ctx, mark, mv, ply, target)
-        order_replies(s, mv, ply, n, target, 3 - attacker)
+        n = _tries(s, hw, keys, ctx, mark, mv, rd, ply, target)
         d = PASS
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
             if play_node(s, hw, keys, ctx, d, 3 - attacker, False):
-                r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, t_, ka)
+                r = _safe(
+                    s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, ka
+                )
                 popgo(s, hw, keys)
                 if r == 1 or ctx[C_ABORT]:
                     break
@@ -377,6 +396,7 @@ def prove_safe(
     tried,
     mv,
     mark,
+    rd,
     target,
     kind,
     escape,
@@ -416,6 +436,7 @@ def prove_safe(
             tried,
             mv,
             mark,
+            rd,
             np.int64(target),
             np.int64(kind),
         )

@@ -529,3 +529,20 @@ def test_the_guide_reads_for_the_proof_and_its_nodes_count():
         guided = int(p.ctx[kp.C_GUIDED])
         assert (guided > 0) == (guide_nodes > 0)
         assert result.nodes >= guided
+
+
+@pytest.mark.slow
+def test_the_escape_game_asks_the_guide_near_the_root_only():
+    """The escape game's defender tries the fast reader's defence first up
+    to ``escape_guide_plies`` from the root: the open escape is proven
+    with it (its reads counted) and without it; deeper, a read at every
+    node of the escape would spend the budget (docs/prover.md)."""
+    guided = []
+    for plies in (-1, 2):
+        pos = position(OPEN_ESCAPE)
+        p = prover(max_nodes=5_000_000)
+        p.escape_guide_plies = plies
+        result = unchanged_after(pos, lambda p=p, pos=pos: p.defend(pos, "E5"))
+        assert result.proven and result.code == 1 and result.move == pt(pos, "F5")
+        guided.append(int(p.safety[0][kp.C_GUIDED]))
+    assert guided[0] == 0 < guided[1]
