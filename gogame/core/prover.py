@@ -36,11 +36,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..kernel import cache as kc
 from ..kernel import prover as kp
-from ..kernel import reading as kr
 from ..kernel import safety as ks
 from .coords import Point
+from .reader import Reader
 from .reading_cache import ReadingCache
 
 if TYPE_CHECKING:
@@ -118,8 +117,7 @@ class Prover:
         self.guide_nodes = int(guide_nodes)
         self.escape_guide_plies = ESCAPE_GUIDE_PLIES
         # the fast reader that orders the proofs' first tries (``kp.guide``)
-        self._guide_cache = ReadingCache(GUIDE_MB)
-        self._guide = (*kr.new_context(), *kr.new_shared())
+        self._guide = Reader(cache=ReadingCache(GUIDE_MB))
 
     @property
     def table_entries(self) -> int:
@@ -278,24 +276,19 @@ class Prover:
             self.zone,
             self.pool,
             self.ptag,
-            self._reader(position),
+            self._guide_tables(position),
             target,
             model,
             self.max_order if order is None else order,
             self.max_depth,
         )
 
-    def _reader(self, position):
-        """The guide reader's arrays for ``kp.guide`` on ``position``'s board
-        size, with the node limit of each guide question set (level 10's
-        depths; a new cache generation)."""
-        cache = self._guide_cache.for_size(position.size)
-        ctx, mv, sc, pk, busy, flag = self._guide
-        ctx[kr.C_SETTINGS] = 32 | (position.size << 7)  # as Reader._prepare, shift 0
-        cache.meta[kc.M_GEN] += 1
+    def _guide_tables(self, position):
+        """The guide reader's tables for ``kp.guide`` (``Reader.kernel_tables``),
+        with the guide's settings written into both searches' contexts."""
         self.ctx[kp.C_GUIDE] = self.safety[0][kp.C_GUIDE] = self.guide_nodes
         self.safety[0][ks.C_GUIDE_PLIES] = self.escape_guide_plies
-        return ctx, mv, sc, pk, cache.table, cache.meta, busy, flag
+        return self._guide.kernel_tables(position)
 
     def _alive(self, position, target):
         return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
@@ -384,7 +377,7 @@ class Prover:
             position.hw,
             position.keys,
             *self.safety,
-            self._reader(position),
+            self._guide_tables(position),
             target,
             kind,
             self.escape_libs,

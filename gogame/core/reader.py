@@ -375,6 +375,14 @@ class Reader:
             self.flag,
         )
 
+    def kernel_tables(self, position: Position) -> tuple:
+        """Thread 0's context, rows, cache and ABDADA tables (``read_rows``'
+        arguments after the board), set for a root question on ``position``
+        (depths, board size, a new cache generation): for a kernel that asks
+        the reader questions of its own (the prover's ``guide``)."""
+        self._prepare(position)
+        return self._kernel_args(0, position.s, position.hw, position.keys)[3:]
+
     def _answer(self, position, packed):
         code, move = divmod(int(packed), kr.MOVE_SPAN)
         return GTP_CODE[code], (position.pt(move) if code and move != PASS else None)

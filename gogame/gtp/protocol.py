@@ -121,7 +121,7 @@ class InputReader:
         if raw is None:
             return None
         text = raw.decode("utf-8", errors="replace")
-        blank = not too_long and not preprocess(text).strip(" ")  # parse_command: None
+        blank = not too_long and not preprocess(text).strip(" ")  # no token to parse
         return text, too_long, blank
 
     def _read(self):

@@ -269,9 +269,10 @@ def guide(s, hw, keys, ctx, rd, target, side):
     target's opponent, 0: its owner), or PASS when it names none: read
     as a question of its own at this stackp (the reader's depths moved up
     by it), within ctx[C_GUIDE] reading nodes and the budget left but
-    ``GUIDE_SLACK``, each counted as a node of the proof's budget.  ``rd``: the reader's context, rows, cache and
-    ABDADA tables (``core.prover``).  Only an order: the move is tried
-    first, never trusted; ctx[C_GUIDE] 0 reads nothing."""
+    ``GUIDE_SLACK``, each counted as a node of the proof's budget.
+    ``rd``: the reader's context, rows, cache and ABDADA tables
+    (``Reader.kernel_tables``).  Only an order: the move is tried first,
+    never trusted; ctx[C_GUIDE] 0 reads nothing."""
     left = ctx[C_MAXNODES] - ctx[C_NODES] - GUIDE_SLACK
     if ctx[C_GUIDE] <= 0 or ctx[C_ABORT] or left < 1:
         return np.int64(PASS)

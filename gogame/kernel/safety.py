@@ -71,7 +71,6 @@ from .prover import (
     C_ABORT,
     C_ATTACKER,
     C_CAP,
-    C_GUIDE,
     C_MAXNODES,
     C_MODEL,
     C_NODES,
@@ -250,7 +249,7 @@ def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
     than the search, one at every node of a long escape).  Their count."""
     n = _defences(s, ctx, mark, mv, ply, target)
     order_replies(s, mv, ply, n, target, 3 - ctx[C_ATTACKER])
-    if ply > ctx[C_GUIDE_PLIES] or ctx[C_GUIDE] <= 0:
+    if ply > ctx[C_GUIDE_PLIES]:
         return n
     return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0)), True)
 
