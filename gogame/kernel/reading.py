@@ -491,12 +491,14 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
-    to ``backfill2_depth``; at any depth with the very same two liberties
-    as ``o``): ``_add_save`` when in atari, against three liberties or
-    more, or with the very same two liberties as ``o``; ``_add_far_race``
-    near the root when one liberty is shared.  With the same two
-    liberties neither side can fill one (it would be a self-atari), so
-    only the moves around ``x`` decide the race, however deep::
+    to ``break_chain_depth``, as deep as the owner's ataris and race moves
+    against them, so that each has its answer; at any depth with the very
+    same two liberties as ``o``): ``_add_save`` when in atari, against
+    three liberties or more, or with the very same two liberties as ``o``;
+    ``_add_far_race`` near the root when one liberty is shared.  With the
+    same two liberties neither side can fill one (it would be a
+    self-atari), so only the moves around ``x`` decide the race, however
+    deep::
 
         * . . . .     the top left corner: X's edge string (A4-A6 and
         O X X X .     below) and the target O (C5-D6 ...) share their two
@@ -507,7 +509,7 @@ def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     Not: neighbours with three liberties or more."""
     mine = s[ix(COLOR + o)]
     nbr = mv[ix(ply), NBR:SCRATCH]
-    race = stackp <= ctx[C_BACKFILL2]
+    race = stackp <= ctx[C_BREAKCHAIN]
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
     for i in range(k):
         x = nbr[ix(i)]

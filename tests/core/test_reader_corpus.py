@@ -32,8 +32,6 @@ KNOWN = {
     # proven 2026-12-05 by the prover with the fast reader's move first
     # (docs/prover.md, the guide); GNU Go names the capture in each
     "gnugo-l2-19x19-s1934-m190-S15-attack.sgf": "a semeai capture (2 R14) the reader misses",
-    "gogame-vs-gnugo-l1-19x19-s2001-m055-P17-attack.sgf": "a semeai capture (3 P19) it misses",
-    "gogame-vs-gnugo-l1-19x19-s2001-m075-P17-attack.sgf": "a ko capture (3 P19) it misses",
 }
 # Known contradictions fixed since, kept in the fast subset.
 FIXED = {
@@ -42,6 +40,13 @@ FIXED = {
     # (reading.SC_SAVE_ATARI), so that its save is among the moves tried
     # deep down
     "gogame-vs-gnugo-l1-19x19-s2004-m060-P13-attack.sgf",
+    # a semeai capture (3 P19) and, two moves on, a ko one (3 P19), proven
+    # with the guide (2026-12-05); fixed by the attacker's saves of its
+    # two-liberty neighbours read as deep as the owner's ataris of them
+    # (break_chain_depth, not backfill2_depth): its corner group of two
+    # liberties is answered at stackp 6
+    "gogame-vs-gnugo-l1-19x19-s2001-m055-P17-attack.sgf",
+    "gogame-vs-gnugo-l1-19x19-s2001-m075-P17-attack.sgf",
 }
 
 
