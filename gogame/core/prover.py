@@ -53,7 +53,10 @@ SAFE_MODELS = ((2, 1), (1, 2), (0, 3))
 ENTRY_BYTES = 24
 GUIDE_NODES = 2_000  # reading nodes for each guide question (0: none)
 GUIDE_MB = 4  # the guide reader's cache
-ESCAPE_GUIDE_PLIES = 2  # the escape game's defender asks the guide this near the root
+# the escape game's defender asks the guide with all GUIDE_NODES this near
+# the root, with half as many at each ply deeper (kernel.safety.guide_limit;
+# -1: never)
+ESCAPE_GUIDE_PLIES = 2
 
 
 @dataclass

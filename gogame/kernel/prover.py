@@ -264,17 +264,17 @@ def _line(pv, ply, move):
 
 
 @njit(cache=True, _nrt=False)
-def guide(s, hw, keys, ctx, rd, target, side):
+def guide(s, hw, keys, ctx, rd, target, side, limit):
     """The fast reader's move for the side to move (``side`` 1: the
     target's opponent, 0: its owner), or PASS when it names none: read
     as a question of its own at this stackp (the reader's depths moved up
-    by it), within ctx[C_GUIDE] reading nodes and the budget left but
+    by it), within ``limit`` reading nodes and the budget left but
     ``GUIDE_SLACK``, each counted as a node of the proof's budget.
     ``rd``: the reader's context, rows, cache and ABDADA tables
     (``Reader.kernel_tables``).  Only an order: the move is tried first,
-    never trusted; ctx[C_GUIDE] 0 reads nothing."""
+    never trusted; ``limit`` 0 reads nothing."""
     left = ctx[C_MAXNODES] - ctx[C_NODES] - GUIDE_SLACK
-    if ctx[C_GUIDE] <= 0 or ctx[C_ABORT] or left < 1:
+    if limit <= 0 or ctx[C_ABORT] or left < 1:
         return np.int64(PASS)
     rc, rmv, rsc, rpk, table, meta, busy, flag = rd
     # a bool computed here, as read_rows passes it: a recursive kernel
@@ -283,7 +283,7 @@ def guide(s, hw, keys, ctx, rd, target, side):
     sp = s[H_STACKP]
     for k in range(kr.C_DEPTH, kr.C_KODEPTH + 1):
         rc[ix(k)] += sp
-    rc[kr.C_NODELIMIT] = min(ctx[C_GUIDE], left)
+    rc[kr.C_NODELIMIT] = min(limit, left)
     kr._root(s, rc, rmv)
     n0 = rc[kr.C_NODES]
     r = kr._read(
@@ -473,7 +473,7 @@ def _guided(s, hw, keys, ctx, mv, rd, ply, n, target, kind):
     candidates are a heuristic set); at a defender node its defence, only
     when listed (every legal move is covered by the zone).  The count."""
     attacker = kind == KIND_A
-    m = guide(s, hw, keys, ctx, rd, target, np.int64(1 if attacker else 0))
+    m = guide(s, hw, keys, ctx, rd, target, np.int64(1 if attacker else 0), ctx[C_GUIDE])
     return put_first(s, mv, ply, n, m, attacker)
 
 

@@ -71,6 +71,7 @@ from .prover import (
     C_ABORT,
     C_ATTACKER,
     C_CAP,
+    C_GUIDE,
     C_MAXNODES,
     C_MODEL,
     C_NODES,
@@ -89,7 +90,7 @@ from .zone import close, copy, examine, examine_move, hold, keep, merge, new_gen
 C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
 # 10, 11: zone.C_POOL, zone.C_LGEN; 12, 13: prover.C_GUIDE, C_GUIDED
-C_GUIDE_PLIES = 14  # the fast reader's defence is tried first up to this ply
+C_GUIDE_PLIES = 14  # the fast reader's whole guide_nodes up to this ply (guide_limit)
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -240,18 +241,34 @@ def _defences(s, ctx, mark, mv, ply, target):
     return n + 1
 
 
+GUIDE_FLOOR = 32  # a guide read of fewer nodes is not asked: too short to say much
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def guide_limit(ctx, ply):
+    """The fast reader's node limit at the escape game's ``ply``: the
+    whole ctx[C_GUIDE] up to ply ctx[C_GUIDE_PLIES], halved at each ply
+    deeper, 0 below ``GUIDE_FLOOR`` or when ctx[C_GUIDE_PLIES] < 0.  A long
+    escape asks at every node; the halving keeps the deep reads cheap."""
+    near = ctx[C_GUIDE_PLIES]
+    if near < 0:
+        return np.int64(0)
+    limit = np.int64(ctx[C_GUIDE]) >> max(ply - near, 0)
+    return limit if limit >= GUIDE_FLOOR else np.int64(0)
+
+
 @njit(cache=True, _nrt=False)
 def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
     """The defender's tries in mv[ply] (``_defences``), the likeliest
-    escapes first (``order_replies``); up to ply ctx[C_GUIDE_PLIES] the fast
-    reader's defence first of all (``prover.guide``; added when not listed,
-    as the tries are a heuristic set: deeper, its reads would cost more
-    than the search, one at every node of a long escape).  Their count."""
+    escapes first (``order_replies``), and the fast reader's defence first
+    of all (``prover.guide`` within ``guide_limit`` nodes; added when not
+    listed, as the tries are a heuristic set).  Their count."""
     n = _defences(s, ctx, mark, mv, ply, target)
     order_replies(s, mv, ply, n, target, 3 - ctx[C_ATTACKER])
-    if ply > ctx[C_GUIDE_PLIES]:
+    limit = guide_limit(ctx, ply)
+    if limit == 0:
         return n
-    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0)), True)
+    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0), limit), True)
 
 
 # --------------------------------------------------------------- search

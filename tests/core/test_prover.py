@@ -531,12 +531,28 @@ def test_the_guide_reads_for_the_proof_and_its_nodes_count():
         assert result.nodes >= guided
 
 
+def test_the_escape_game_guide_reads_half_as_much_at_each_ply_deeper():
+    """The whole ``guide_nodes`` up to ``escape_guide_plies``, then halved a
+    ply, none below the floor, and none at all with plies -1."""
+    from gogame.kernel import safety as ks
+
+    ctx = ks.new_context(1 << 10, 1 << 4)[0]
+    ctx[kp.C_GUIDE] = 2000
+    ctx[ks.C_GUIDE_PLIES] = 2
+    limits = [int(ks.guide_limit(ctx, ply)) for ply in range(10)]
+    assert limits == [2000, 2000, 2000, 1000, 500, 250, 125, 62, 0, 0]
+    assert ks.GUIDE_FLOOR == 32
+    ctx[ks.C_GUIDE_PLIES] = -1
+    assert int(ks.guide_limit(ctx, 0)) == 0
+
+
 @pytest.mark.slow
-def test_the_escape_game_asks_the_guide_near_the_root_only():
-    """The escape game's defender tries the fast reader's defence first up
-    to ``escape_guide_plies`` from the root: the open escape is proven
-    with it (its reads counted) and without it; deeper, a read at every
-    node of the escape would spend the budget (docs/prover.md)."""
+def test_the_escape_game_asks_the_guide_less_deeper():
+    """The escape game's defender tries the fast reader's defence first,
+    with less reading at each ply past ``escape_guide_plies``: the open
+    escape is proven with it (its reads counted) and without it (plies
+    -1); a full read at every node of the escape would spend the budget
+    (docs/prover.md)."""
     guided = []
     for plies in (-1, 2):
         pos = position(OPEN_ESCAPE)
