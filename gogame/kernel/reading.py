@@ -32,7 +32,7 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   4. ``_close``: the result stored in the cache with its bound.
 * Generators, one a tactic, each with its diagram (the "generators"
   section): liberties ``_add_liberties_of``, second-order liberties
-  ``_add_second_order``, ``_add_connections``, backfilling
+  ``_add_second_order``, nets ``_add_nets``, ``_add_connections``, backfilling
   ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
   ``_add_friend_approaches``; the attacker saving its own neighbours
   ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
@@ -53,8 +53,9 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 Not done: semeai and eye-space evaluation, and GNU Go's move-ordering
 heuristics (so another winning move may be named).  No generator for edge
 clamps and hane, throw-ins (the owner's self-ataris are only let through
-``_order``), nets (geta), loose ladders, snapbacks (only recognised after
-a capture: ``_snapback``) or eye-shape points.
+``_order``), loose ladders, snapbacks (only recognised after a capture:
+``_snapback``) or eye-shape points; nets against fewer than four
+liberties come from the approaches (``_add_second_order``).
 """
 
 import numpy as np
@@ -192,6 +193,7 @@ BACKFILL_LIBS = 2  # backfills its own strings of two liberties or fewer
 JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
 FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
+NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
 TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
@@ -322,6 +324,35 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[ix(COLOR + q)] == EMPTY and not _is_liberty(s, o, q):
+                n = _add(mv, sc, ply, n, q, score)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_nets(s, mv, sc, ply, n, o, score):
+    """Nets (geta): the empty points next to two liberties of ``o`` or
+    more that are not liberties themselves; each closes two ways out at
+    once.  Against a lone stone of four liberties, the four diagonals::
+
+        . . . . .
+        . * . * .
+        . . O . .
+        . * . * .
+        . . . . .
+
+    Each is scored once a liberty it touches.  Not: points next to one
+    liberty only (``_add_second_order``)."""
+    w = s[H_W]
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[ix(COLOR + q)] != EMPTY or _is_liberty(s, o, q):
+                continue
+            touching = 0
+            for r in (q - 1, q + 1, q - w, q + w):
+                if s[ix(COLOR + r)] == EMPTY and _is_liberty(s, o, r):
+                    touching += 1
+            if touching >= 2:
                 n = _add(mv, sc, ply, n, q, score)
     return n
 
@@ -773,6 +804,9 @@ def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
         if libs == 3 and stackp > ctx[C_BACKFILL2]:
             n = _keep_near_edge(s, mv, sc, ply, i64(n0), i64(n))
+    # four liberties, near the root: nets
+    if libs == 4 and stackp <= ctx[C_BACKFILL2] - NET_PLIES:
+        n = _add_nets(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
     # one liberty, a ko: fill the owner's liberties around it first
     if libs == 1 and stackp <= ctx[C_BACKFILL]:
         n = _add_ko_backfills(s, mv, sc, ply, i64(n), i64(o), i64(SC_BACKFILL))

@@ -29,9 +29,6 @@ KNOWN = {
     # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
     # (reading._add_ko_backfills)
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
-    # proven 2026-12-05 by the prover with the fast reader's move first
-    # (docs/prover.md, the guide); GNU Go names the capture in each
-    "gnugo-l2-19x19-s1934-m190-S15-attack.sgf": "a semeai capture (2 R14) the reader misses",
 }
 # Known contradictions fixed since, kept in the fast subset.
 FIXED = {
@@ -47,6 +44,9 @@ FIXED = {
     # liberties is answered at stackp 6
     "gogame-vs-gnugo-l1-19x19-s2001-m055-P17-attack.sgf",
     "gogame-vs-gnugo-l1-19x19-s2001-m075-P17-attack.sgf",
+    # a semeai capture (2 R14) proven with the guide (2026-12-05): R14
+    # nets the four-liberty string (reading._add_nets, near the root)
+    "gnugo-l2-19x19-s1934-m190-S15-attack.sgf",
 }
 
 

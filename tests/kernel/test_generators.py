@@ -118,6 +118,26 @@ O X X O .
 """
 
 
+# White's lone D4 (four liberties) and Black's C3 on one of its diagonals.
+NET = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . O . . .
+. . X . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_nets_list_the_points_next_to_two_liberties():
+    p, _, mv, sc = _setup(NET)
+    n = kr._add_nets(p.s, mv, sc, 0, 0, _origin(p, "D4"), kr.SC_APPROACH)
+    # the empty diagonals; not D6, F4 ... (next to one liberty only)
+    assert _listed(p, mv, n) == {"C5", "E5", "E3"}
+    assert _score(p, mv, sc, n, "E3") == 2 * kr.SC_APPROACH  # once a liberty
+
+
 def test_save_extends_and_captures_around():
     p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
     x = _origin(p, "B2")

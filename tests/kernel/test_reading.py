@@ -301,6 +301,34 @@ def test_attacker_race_moves_up_to_break_chain_depth():
     assert near - deep == {"E4", "F3", "A4"}
 
 
+# White's lone D4 with four liberties (D5, C4, E4, D3), Black's C3 on a
+# diagonal.
+NET = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . O . . .
+. . X . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_nets_against_four_liberties_only_near_the_root():
+    """The corpus's S15 and R18 captures start with a net against four
+    liberties (docs/reading.md); deeper, a net costs reads and found
+    nothing more on the development sets."""
+    from gogame.kernel import reading as kr
+
+    p = diagrams.position(NET)
+    near = Reader().depths[3] - kr.NET_PLIES  # backfill2_depth less it
+    assert near >= 0
+    at = candidates(p, "D4", True, near)
+    deep = candidates(p, "D4", True, near + 1)
+    assert {"D5", "C4", "E4", "D3"} <= deep
+    assert at - deep == {"C5", "E5", "E3"}
+
+
 # Black's D2 string (liberties D3, E1) and white E2 (E3, E1) share E1; the
 # black F3 string next to E2 has three liberties, two of them (G2, G3) far
 # from D2: shortening it is a far race move for White.
