@@ -251,9 +251,10 @@ def guide_limit(ctx, ply):
     deeper, 0 below ``GUIDE_FLOOR`` or when ctx[C_GUIDE_PLIES] < 0.  A long
     escape asks at every node; the halving keeps the deep reads cheap."""
     near = ctx[C_GUIDE_PLIES]
-    if near < 0:
+    shift = max(ply - near, 0)
+    if near < 0 or shift > 30:  # (a shift past 63 is undefined in LLVM)
         return np.int64(0)
-    limit = np.int64(ctx[C_GUIDE]) >> max(ply - near, 0)
+    limit = np.int64(ctx[C_GUIDE]) >> shift
     return limit if limit >= GUIDE_FLOOR else np.int64(0)
 
 

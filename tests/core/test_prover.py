@@ -541,6 +541,8 @@ def test_the_escape_game_guide_reads_half_as_much_at_each_ply_deeper():
     ctx[ks.C_GUIDE_PLIES] = 2
     limits = [int(ks.guide_limit(ctx, ply)) for ply in range(10)]
     assert limits == [2000, 2000, 2000, 1000, 500, 250, 125, 62, 0, 0]
+    ctx[kp.C_GUIDE] = 1 << 40  # far past the floor: no shift wraps round
+    assert [int(ks.guide_limit(ctx, ply)) for ply in (66, 130)] == [0, 0]
     assert ks.GUIDE_FLOOR == 32
     ctx[ks.C_GUIDE_PLIES] = -1
     assert int(ks.guide_limit(ctx, 0)) == 0
