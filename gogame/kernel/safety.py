@@ -281,8 +281,9 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
     0.  ``KIND_A``, the attacker to move: the null move first (the attacker
     passes); every empty point of its zone is then read and must be
     refuted, or, with no null-move proof, every empty point of the node's
-    own zone, widening until none is left.  ``KIND_D``, the defender to
-    move: one of its tries must win.  (One recursive function: numba's
+    own zone, widening until none is left; the fast reader's capture
+    first among them (``guide_limit``: a refutation found soonest).
+    ``KIND_D``, the defender to move: one of its tries must win.  (One recursive function: numba's
     cache does not take mutual recursion.)"""
     ply = s[H_STACKP] - ctx[C_ROOTSP]
     z = zone[ix(ply)]
@@ -312,6 +313,9 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         # a pass would lift a ko ban on the attacker, which the proof relies on
         r = np.int64(0 if widen and ctx[C_MODEL] != 2 and s[H_KO] != PASS else 1)
         n = _open_points(s, ctx, mark, e, t, mv, ply, target)
+        limit = guide_limit(ctx, ply)
+        if n > 1 and limit > 0 and r == 1:
+            n = put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, t_, np.int64(1), limit), False)
         while n > 0 and r == 1 and not ctx[C_ABORT]:
             for i in range(n):
                 m = mv[ix(ply), ix(i)]
