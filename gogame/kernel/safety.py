@@ -272,6 +272,18 @@ def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
     return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0), limit), True)
 
 
+@njit(cache=True, _nrt=False)
+def _capture_first(s, hw, keys, ctx, mv, rd, ply, n, target, r):
+    """The attacker's ``n`` points in mv[ply] with the fast reader's
+    capture first when listed (``guide_limit`` nodes; nothing added, as
+    every point is read), unless the node is lost already (``r`` 0) or has
+    one point.  Their count."""
+    limit = guide_limit(ctx, ply)
+    if n < 2 or limit == 0 or r != 1:
+        return n
+    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(1), limit), False)
+
+
 # --------------------------------------------------------------- search
 
 
@@ -313,9 +325,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         # a pass would lift a ko ban on the attacker, which the proof relies on
         r = np.int64(0 if widen and ctx[C_MODEL] != 2 and s[H_KO] != PASS else 1)
         n = _open_points(s, ctx, mark, e, t, mv, ply, target)
-        limit = guide_limit(ctx, ply)
-        if n > 1 and limit > 0 and r == 1:
-            n = put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, t_, np.int64(1), limit), False)
+        n = _capture_first(s, hw, keys, ctx, mv, rd, ply, n, t_, r)
         while n > 0 and r == 1 and not ctx[C_ABORT]:
             for i in range(n):
                 m = mv[ix(ply), ix(i)]
