@@ -91,6 +91,7 @@ C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
 # 10, 11: zone.C_POOL, zone.C_LGEN; 12, 13: prover.C_GUIDE, C_GUIDED
 C_GUIDE_PLIES = 14  # the fast reader's whole guide_nodes up to this ply (guide_limit)
+GUIDE_FLOOR = 32  # a guide read of fewer nodes is not asked: too short to say much
 CTX_LEN = 16
 
 KIND_A, KIND_D = 0, 1
@@ -241,9 +242,6 @@ def _defences(s, ctx, mark, mv, ply, target):
     return n + 1
 
 
-GUIDE_FLOOR = 32  # a guide read of fewer nodes is not asked: too short to say much
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def guide_limit(ctx, ply):
     """The fast reader's node limit at the escape game's ``ply``: the
@@ -266,22 +264,18 @@ def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
     listed, as the tries are a heuristic set).  Their count."""
     n = _defences(s, ctx, mark, mv, ply, target)
     order_replies(s, mv, ply, n, target, 3 - ctx[C_ATTACKER])
-    limit = guide_limit(ctx, ply)
-    if limit == 0:
-        return n
-    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(0), limit), True)
+    return _guide_first(s, hw, keys, ctx, mv, rd, ply, n, target, np.int64(0))
 
 
 @njit(cache=True, _nrt=False)
-def _capture_first(s, hw, keys, ctx, mv, rd, ply, n, target, r):
-    """The attacker's ``n`` points in mv[ply] with the fast reader's
-    capture first when listed (``guide_limit`` nodes; nothing added, as
-    every point is read), unless the node is lost already (``r`` 0) or has
-    one point.  Their count."""
-    limit = guide_limit(ctx, ply)
-    if n < 2 or limit == 0 or r != 1:
-        return n
-    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, np.int64(1), limit), False)
+def _guide_first(s, hw, keys, ctx, mv, rd, ply, n, target, side):
+    """The ``n`` moves of mv[ply] with the fast reader's move for ``side``
+    (``prover.guide``, within ``guide_limit`` nodes) first: the defender's
+    (0) added when not listed, its tries being a heuristic set; the
+    attacker's (1) only moved, as every point of its read set is read.
+    Their count."""
+    m = guide(s, hw, keys, ctx, rd, target, side, guide_limit(ctx, ply))
+    return put_first(s, mv, ply, n, m, side == 0)
 
 
 # --------------------------------------------------------------- search
@@ -294,8 +288,8 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
     passes); every empty point of its zone is then read and must be
     refuted, or, with no null-move proof, every empty point of the node's
     own zone, widening until none is left; the fast reader's capture
-    first among them (``guide_limit``: a refutation found soonest).
-    ``KIND_D``, the defender to move: one of its tries must win.  (One recursive function: numba's
+    first among them (``_guide_first``).  ``KIND_D``, the defender to
+    move: one of its tries must win.  (One recursive function: numba's
     cache does not take mutual recursion.)"""
     ply = s[H_STACKP] - ctx[C_ROOTSP]
     z = zone[ix(ply)]
@@ -325,7 +319,8 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         # a pass would lift a ko ban on the attacker, which the proof relies on
         r = np.int64(0 if widen and ctx[C_MODEL] != 2 and s[H_KO] != PASS else 1)
         n = _open_points(s, ctx, mark, e, t, mv, ply, target)
-        n = _capture_first(s, hw, keys, ctx, mv, rd, ply, n, t_, r)
+        if n > 1 and r == 1:  # a refutation found soonest
+            n = _guide_first(s, hw, keys, ctx, mv, rd, ply, n, t_, np.int64(1))
         while n > 0 and r == 1 and not ctx[C_ABORT]:
             for i in range(n):
                 m = mv[ix(ply), ix(i)]
