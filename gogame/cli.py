@@ -295,7 +295,9 @@ def _mine_referee(args):
     from .tools.mine import ReportError, load_index, referee, write_index
 
     try:
-        index, counts = referee(load_index(args.referee), args.referee, args.prove_nodes)
+        index, counts = referee(
+            load_index(args.referee), args.referee, args.prove_nodes, again=args.all
+        )
         write_index(index, args.referee)
     except ReportError as e:
         print(f"gogame mine: error: {e}", file=sys.stderr)
@@ -306,8 +308,14 @@ def _mine_referee(args):
         return 2
     if args.json:
         print(json.dumps(counts))
-    else:
-        print(f"{counts['tried']} unknown problems asked again, {counts['proven']} proven")
+        return 0
+    line = f"{counts['tried']} unknown problems asked again, {counts['proven']} proven"
+    if args.all:
+        line += (
+            f"; {counts['again']} proven problems asked again: {counts['kept']} proven again,"
+            f" {counts['changed']} with another code, {counts['lost']} not within the budget"
+        )
+    print(line)
     return 0
 
 
@@ -316,6 +324,8 @@ def _mine(args, parser=None):
 
     if args.reask and args.report is None:
         parser.error("--reask goes with --report")
+    if args.all and args.referee is None:
+        parser.error("--all goes with --referee")
     if args.report is not None or args.referee is not None:
         if args.games:
             parser.error("--report and --referee read a corpus: give no games")
@@ -377,6 +387,12 @@ def _add_mine(sub):
         "--reask",
         action="store_true",
         help="with --report: ask this version's reader again instead of the recorded answers",
+    )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --referee: ask the proven problems again too, and count those proven "
+        "again, with another code, or no longer within the budget (the index keeps them)",
     )
     p.add_argument(
         "--every",

@@ -40,6 +40,9 @@ prover may prove more), then, for an ``attack`` still unknown, proves the
 capturing moves gogame and GNU Go name (``prove_named_capture``, which
 mining also calls), for a ``defend`` the saving moves they name
 (``prove_named_defence``, likewise), and writes the proofs into the index.
+With ``--all`` it asks the proven problems again as well and counts those
+it proves again, with the recorded code or another, and those it no longer
+proves within the budget; their recorded proofs stay in the index.
 """
 
 from __future__ import annotations
@@ -705,29 +708,57 @@ def reprove(prover: Any, position: Position, entry: dict) -> dict | None:
 
 
 def referee(
-    index: list[dict], folder: str | os.PathLike, prove_nodes: int = 200_000
+    index: list[dict],
+    folder: str | os.PathLike,
+    prove_nodes: int = 200_000,
+    again: bool = False,
 ) -> tuple[list[dict], dict[str, int]]:
     """The index with every ``unknown`` problem proven where ``reprove``
     proves it, within ``prove_nodes`` a search; and ``{"tried",
-    "proven"}``.  Proven problems are unchanged.  ``ReportError`` when a
-    problem cannot be set up."""
+    "proven"}``.  With ``again``, the proven problems are asked too, so
+    that a change to the prover is judged on what it loses as well as on
+    what it gains: the counts add ``again`` (proven problems asked),
+    ``kept`` (proven again with their code), ``changed`` (with another
+    code) and ``lost`` (not within the budget).  Proven problems are
+    unchanged in the index either way: a recorded proof stays one.
+    ``ReportError`` when a problem cannot be set up."""
     from ..core.prover import Prover
 
     prover = Prover(max_nodes=prove_nodes)
     out, counts = [], {"tried": 0, "proven": 0}
+    if again:
+        counts.update(again=0, kept=0, changed=0, lost=0)
     for e in index:
-        if e["proven"]["status"] == "unknown":
-            try:
-                position = problem_position(folder, e)
-            except (OSError, SgfError, ValueError) as err:
-                raise ReportError(f"cannot set up {e['file']}: {_first_line(err)}") from None
+        known = e["proven"]["status"] != "unknown"
+        if known and not again:
+            out.append(e)
+            continue
+        proof = reprove(prover, _set_up(folder, e), e)
+        if known:
+            counts["again"] += 1
+            verdict = "lost" if proof is None else _verdict(proof, e["proven"])
+            counts[verdict] += 1
+        else:
             counts["tried"] += 1
-            proof = reprove(prover, position, e)
             if proof is not None:
                 counts["proven"] += 1
                 e = {**e, "proven": proof}
         out.append(e)
     return out, counts
+
+
+def _set_up(folder: str | os.PathLike, entry: dict) -> Position:
+    """The problem's position; ``ReportError`` when it cannot be set up."""
+    try:
+        return problem_position(folder, entry)
+    except (OSError, SgfError, ValueError) as err:
+        raise ReportError(f"cannot set up {entry['file']}: {_first_line(err)}") from None
+
+
+def _verdict(proof: dict, recorded: dict) -> str:
+    """``kept`` when a proof asked again gives the recorded code, else
+    ``changed``."""
+    return "kept" if proof["code"] == recorded["code"] else "changed"
 
 
 def write_index(index: list[dict], folder: str | os.PathLike) -> None:

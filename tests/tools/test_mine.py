@@ -592,6 +592,30 @@ def test_referee_asks_the_unknown_problems_again(tmp_path):
     assert graded["proven"] == 3
 
 
+def test_referee_all_asks_the_proven_problems_too(tmp_path):
+    """With ``again`` the proven ladder is asked as well: proven again (the
+    ladder is captured, code 1: kept); recorded with another code it
+    counts as changed; the index keeps the recorded proof either way."""
+    index = _corpus(tmp_path)
+    out, counts = mine.referee(index, tmp_path, again=True)
+    assert counts == {"tried": 3, "proven": 2, "again": 1, "kept": 1, "changed": 0, "lost": 0}
+    assert out[2] == index[2]
+    other = [*index[:2], {**index[2], "proven": {**PROVEN, "code": 2}}, index[3]]
+    out, counts = mine.referee(other, tmp_path, again=True)
+    assert (counts["kept"], counts["changed"], counts["lost"]) == (0, 1, 0)
+    assert out[2] == other[2]
+
+
+def test_referee_all_counts_a_proof_it_cannot_make_again(tmp_path):
+    """A proven defence of the ladder (recorded, say, by a larger budget)
+    that the prover cannot prove again counts as lost, and stays."""
+    index = _corpus(tmp_path)
+    saved = {**index[3], "proven": {"status": "proven", "code": 1, "move": "E4"}}
+    out, counts = mine.referee([saved], tmp_path, again=True)
+    assert counts == {"tried": 0, "proven": 0, "again": 1, "kept": 0, "changed": 0, "lost": 1}
+    assert out == [saved]
+
+
 class _NoSearch:
     """A prover whose own search never proves anything."""
 
@@ -627,6 +651,11 @@ def test_cli_referee_writes_the_proofs(tmp_path, capsys):
     assert written == mine.referee(index, tmp_path)[0]
     assert cli.main(["mine", "--referee", str(tmp_path), "--json"]) == 0  # again: one left
     assert json.loads(capsys.readouterr().out) == {"tried": 1, "proven": 0}
+    assert cli.main(["mine", "--referee", str(tmp_path), "--all"]) == 0
+    assert capsys.readouterr().out == (
+        "1 unknown problems asked again, 0 proven; 3 proven problems asked again:"
+        " 3 proven again, 0 with another code, 0 not within the budget\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.json", "ladder.sgf"]
 
 
@@ -640,7 +669,11 @@ def test_cli_referee_bad_input_exits_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("gogame mine: error: cannot set up ladder.sgf") and err.count("\n") == 1
     assert json.loads((tmp_path / "index.json").read_text()) == index  # unchanged
-    for args in (["--referee", str(tmp_path), str(GAME)], ["--referee", str(tmp_path), "--reask"]):
+    for args in (
+        ["--referee", str(tmp_path), str(GAME)],
+        ["--referee", str(tmp_path), "--reask"],
+        ["--report", str(tmp_path), "--all"],
+    ):
         with pytest.raises(SystemExit) as e:
             cli.main(["mine", *args])
         assert e.value.code == 2
