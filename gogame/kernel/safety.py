@@ -273,9 +273,12 @@ def _guide_first(s, hw, keys, ctx, mv, rd, ply, n, target, side):
     (``prover.guide``, within ``guide_limit`` nodes) first: the defender's
     (0) added when not listed, its tries being a heuristic set; the
     attacker's (1) only moved, as every point of its read set is read.
-    Their count."""
-    m = guide(s, hw, keys, ctx, rd, target, side, guide_limit(ctx, ply))
-    return put_first(s, mv, ply, n, m, side == 0)
+    Their count.  Past the guide's plies (``guide_limit`` 0, most of a
+    deep escape) the reader is not called at all."""
+    limit = guide_limit(ctx, ply)
+    if limit == 0:
+        return n
+    return put_first(s, mv, ply, n, guide(s, hw, keys, ctx, rd, target, side, limit), side == 0)
 
 
 # --------------------------------------------------------------- search

@@ -736,8 +736,8 @@ def referee(
         proof = reprove(prover, _set_up(folder, e), e)
         if known:
             counts["again"] += 1
-            verdict = "lost" if proof is None else _verdict(proof, e["proven"])
-            counts[verdict] += 1
+            same = proof is not None and proof["code"] == e["proven"]["code"]
+            counts["lost" if proof is None else "kept" if same else "changed"] += 1
         else:
             counts["tried"] += 1
             if proof is not None:
@@ -753,12 +753,6 @@ def _set_up(folder: str | os.PathLike, entry: dict) -> Position:
         return problem_position(folder, entry)
     except (OSError, SgfError, ValueError) as err:
         raise ReportError(f"cannot set up {entry['file']}: {_first_line(err)}") from None
-
-
-def _verdict(proof: dict, recorded: dict) -> str:
-    """``kept`` when a proof asked again gives the recorded code, else
-    ``changed``."""
-    return "kept" if proof["code"] == recorded["code"] else "changed"
 
 
 def write_index(index: list[dict], folder: str | os.PathLike) -> None:
