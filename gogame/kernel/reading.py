@@ -196,6 +196,7 @@ FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
+TRIES_BRANCH_ATTACK = 3  # the attacker against one or two: its best three capture
 TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
 TRIES_DEEP = 2  # past branch_depth: a main line and one alternative
 TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
@@ -1439,7 +1440,9 @@ def _max_tries(ctx, stackp, attack, libs):
     if stackp <= ctx[C_BREAKCHAIN]:
         return MAXMOVES
     if stackp <= ctx[C_BRANCH]:
-        return TRIES_BRANCH_WIDE if attack and libs >= 3 else TRIES_BRANCH
+        if attack:
+            return TRIES_BRANCH_WIDE if libs >= 3 else TRIES_BRANCH_ATTACK
+        return TRIES_BRANCH
     return TRIES_DEEP_WIDE if attack and libs >= 3 else TRIES_DEEP
 
 
