@@ -195,10 +195,11 @@ FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
-TRIES_BRANCH = 4  # up to branch_depth: the best few, ordered
+TRIES_BRANCH = 4  # up to branch_depth less BRANCH_PLIES: the best few, ordered
+BRANCH_PLIES = 2  # past that, the deep limits: two plies before branch_depth
 TRIES_BRANCH_ATTACK = 3  # the attacker against one or two: its best three capture
 TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
-TRIES_DEEP = 2  # past branch_depth: a main line and one alternative
+TRIES_DEEP = 2  # deeper: a main line and one alternative
 TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
 
 
@@ -1435,11 +1436,11 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
 @njit(cache=True, _nrt=False, inline="always")
 def _max_tries(ctx, stackp, attack, libs):
     """How many moves (tenuki and lazy ladder captures aside) a node tries:
-    all up to ``break_chain_depth``, a few up to ``branch_depth``, then one
-    or two."""
+    all up to ``break_chain_depth``, a few up to ``branch_depth`` less
+    ``BRANCH_PLIES``, then one or two."""
     if stackp <= ctx[C_BREAKCHAIN]:
         return MAXMOVES
-    if stackp <= ctx[C_BRANCH]:
+    if stackp <= ctx[C_BRANCH] - BRANCH_PLIES:
         if attack:
             return TRIES_BRANCH_WIDE if libs >= 3 else TRIES_BRANCH_ATTACK
         return TRIES_BRANCH
