@@ -1475,16 +1475,33 @@ def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
 @njit(cache=True, _nrt=False, inline="always")
 def _lazy_ladders(s, ctx, mv, ply, nk, attack):
     """(lazy, x0, x1, x2): whether the owner's lazy ladder reads are due at
-    this node, and their candidates, the first three attacker neighbours
-    (PASS: none), kept apart as deferred moves overwrite their list.  The
-    owner may capture a two-liberty neighbour in a ladder: those ladders
-    are read (as questions of their own) only when the other moves, tenuki
-    excepted, have not reached beta (see the module doc)."""
+    this node, and their candidates (PASS: none), kept apart as deferred
+    moves overwrite their list.  The owner may capture a two-liberty
+    neighbour in a ladder: those ladders are read (as questions of their
+    own) only when the other moves, tenuki excepted, have not reached beta
+    (see the module doc).  The candidates are the attacker's two-liberty
+    neighbours, the three first by their liberties (lower point first):
+    an order of the position, as the cache needs, not of the move history
+    that ordered the neighbour list."""
     lazy = not attack and ctx[C_LADDER] == 0 and s[H_STACKP] <= ctx[C_DEPTH]
-    x0 = mv[ix(ply), NBR] if lazy and nk > 0 else PASS
-    x1 = mv[ix(ply), NBR + 1] if lazy and nk > 1 else PASS
-    x2 = mv[ix(ply), NBR + 2] if lazy and nk > 2 else PASS
-    return lazy, np.int64(x0), np.int64(x1), np.int64(x2)
+    x0 = x1 = x2 = np.int64(PASS)
+    k0 = k1 = k2 = np.int64(LADDER_KEY_END * LADDER_KEY_END)  # above every pair
+    for j in range(nk if lazy else 0):
+        x = np.int64(mv[ix(ply), ix(NBR + j)])
+        if s[ix(NLIB + x)] != 2:
+            continue
+        a, b = np.int64(_lib(s, x, 0)), np.int64(_lib(s, x, 1))
+        k = min(a, b) * LADDER_KEY_END + max(a, b)
+        if k < k0:
+            x0, x1, x2, k0, k1, k2 = x, x0, x1, k, k0, k1
+        elif k < k1:
+            x1, x2, k1, k2 = x, x1, k, k1
+        elif k < k2:
+            x2, k2 = x, k
+    return lazy, x0, x1, x2
+
+
+LADDER_KEY_END = 1 << 20  # above any point: liberty pairs compare as two digits
 
 
 STEP_MOVE, STEP_DONE, STEP_LADDERS = 0, 1, 2  # what _step answers

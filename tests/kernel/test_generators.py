@@ -326,3 +326,41 @@ def test_keep_near_edge_keeps_the_first_two_lines_in_order():
     n = kr._keep_near_edge(p.s, mv, sc, 0, 1, len(points))
     assert [format_gtp(p.pt(int(m))) for m in mv[0, :n]] == ["E5", "B5", "D8", "H8"]
     assert list(sc[0, :n]) == [0, 1, 2, 4]
+
+
+# White's string B5-H5 (with C4, B6 and H6) has four black neighbours of
+# two liberties each: D4 (D3, E4), C6 (C7, D6), E6 (D6, F6), G6 (F6, G7).
+FOUR_LADDER_NEIGHBOURS = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . O . . . .
+. O X . X . X O .
+. O O O O O O O .
+. . O X . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_lazy_ladder_candidates_do_not_depend_on_the_neighbour_order():
+    """The owner's lazy ladder reads go to the three two-liberty neighbours
+    with the lowest liberties (D4 by D3; E6 and C6 by D6, then F6 before
+    C7), whatever order the move history left the neighbour list in: the
+    reader's answer must be a function of the position for the cache to
+    keep it."""
+    p, ctx, mv, _ = _setup(FOUR_LADDER_NEIGHBOURS)
+    o = _origin(p, "D5")
+    k = _neighbours(p, o, mv)
+    assert k == 4
+    want = [_origin(p, v) for v in ("D4", "E6", "C6")]
+    for order in (list(range(k)), list(reversed(range(k))), [2, 0, 3, 1]):
+        listed = [int(mv[0, kr.NBR + j]) for j in range(k)]
+        for j, i in enumerate(order):
+            mv[0, kr.NBR + j] = listed[i]
+        lazy, x0, x1, x2 = kr._lazy_ladders(p.s, ctx, mv, 0, k, False)
+        assert lazy
+        assert [int(x0), int(x1), int(x2)] == want
+        for j in range(k):
+            mv[0, kr.NBR + j] = listed[j]
+    assert not kr._lazy_ladders(p.s, ctx, mv, 0, k, True)[0]  # the attacker reads none
