@@ -195,10 +195,10 @@ FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
-TRIES_BRANCH = 4  # up to branch_depth less BRANCH_PLIES: the best few, ordered
-BRANCH_PLIES = 2  # past that, the deep limits: two plies before branch_depth
-TRIES_BRANCH_ATTACK = 3  # the attacker against one or two: its best three capture
-TRIES_BRANCH_WIDE = 8  # the attacker against three liberties or more: more ways
+TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
+TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
+TRIES_BRANCH_WIDE = 8  # the attacker there against three or more: more ways
+BRANCH_PLIES = 2  # the few tries end two plies before branch_depth
 TRIES_DEEP = 2  # deeper: a main line and one alternative
 TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
 
@@ -1472,6 +1472,9 @@ def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
     return np.int64(n), np.int64(max_tries), killed, node_key
 
 
+LADDER_KEY_END = 1 << 20  # above any point: liberty pairs compare as two digits
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _lazy_ladders(s, ctx, mv, ply, nk, attack):
     """(lazy, x0, x1, x2): whether the owner's lazy ladder reads are due at
@@ -1499,9 +1502,6 @@ def _lazy_ladders(s, ctx, mv, ply, nk, attack):
         elif k < k2:
             x2, k2 = x, k
     return lazy, x0, x1, x2
-
-
-LADDER_KEY_END = 1 << 20  # above any point: liberty pairs compare as two digits
 
 
 STEP_MOVE, STEP_DONE, STEP_LADDERS = 0, 1, 2  # what _step answers
