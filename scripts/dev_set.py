@@ -12,16 +12,20 @@ script prints the proven problems, how many answers the proof allows
 reading.  With ``--save FILE`` it writes every answer (code, move,
 nodes); with ``--against FILE`` it lists the problems whose code changed
 since that file was saved, with GNU Go's recorded code and the proof's.
-With ``--gnugo`` GNU Go (``/usr/games/gnugo``, one process a folder) is
-asked every problem too, after a ``loadsgf``, and the summary adds its
-nodes (``reset_reading_node_counter``, ``get_reading_node_counter``)
-and how many proven problems its answers allow.  Nothing else is written.
+With ``--cache-mb 0`` every problem is read without a cache: against a
+run saved with the cache, the codes listed are answers that depend on it
+(none should).  With ``--gnugo`` GNU Go (``/usr/games/gnugo``, one
+process a folder) is asked every problem too, after a ``loadsgf``, and
+the summary adds its nodes (``reset_reading_node_counter``,
+``get_reading_node_counter``) and how many proven problems its answers
+allow.  Nothing else is written.
 
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems`` and any folder mined for a report.  reading.tst
 is measured after, never used to choose.
 
-Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F] [--gnugo]``
+Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F]
+[--gnugo] [--cache-mb MB]``
 """
 
 import argparse
@@ -36,14 +40,15 @@ from gogame.tools.regress import ask_counted
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
 
 
-def judge_folder(folder):
-    """(summary, {file: [code, move, nodes]}, index) for one folder."""
+def judge_folder(folder, cache_mb=1.0):
+    """(summary, {file: [code, move, nodes]}, index) for one folder, each
+    problem read with a fresh cache of ``cache_mb`` (0: none)."""
     with open(os.path.join(folder, "index.json")) as f:
         index = json.load(f)
     total = {"problems": 0, "proven": 0, "allowed": 0, "nodes_proven": 0, "nodes": 0}
     total["seconds"], total["wrong"], answers = 0.0, [], {}
     for entry in index:
-        answer = ask_again(folder, entry)
+        answer = ask_again(folder, entry, cache_mb)
         code, nodes = answer["code"], answer["nodes"]
         answers[entry["file"]] = [code, answer["move"], nodes]
         total["problems"] += 1
@@ -101,6 +106,14 @@ def main(argv=None):
     parser.add_argument("--save", metavar="FILE", help="write every answer as JSON")
     parser.add_argument("--against", metavar="FILE", help="list the codes changed since FILE")
     parser.add_argument("--gnugo", action="store_true", help="ask GNU Go too: its nodes")
+    parser.add_argument(
+        "--cache-mb",
+        type=float,
+        default=1.0,
+        metavar="MB",
+        help="each problem's cache (default 1; 0: none, to check against a saved run "
+        "that the answers do not depend on the cache)",
+    )
     args = parser.parse_args(argv)
     before = {}
     if args.against:
@@ -109,7 +122,7 @@ def main(argv=None):
     saved = {}
     for folder in args.folders:
         name = os.path.basename(os.path.normpath(folder))
-        total, answers, index = judge_folder(folder)
+        total, answers, index = judge_folder(folder, args.cache_mb)
         if args.gnugo:
             gnugo_folder(folder, index, total)
         saved[name] = answers

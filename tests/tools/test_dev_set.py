@@ -72,6 +72,22 @@ def test_the_command_line_saves_and_compares(folder, tmp_path, capsys):
     }
 
 
+def test_without_a_cache_the_answers_are_the_same(folder, tmp_path, capsys):
+    """``--cache-mb 0`` reads every problem without a cache; against a run
+    saved with the cache no code is listed, and the reads take more nodes
+    or as many (no transposition is shared)."""
+    path, _ = folder
+    cached, answers, _ = dev_set.judge_folder(str(path))
+    bare, bare_answers, _ = dev_set.judge_folder(str(path), cache_mb=0.0)
+    assert {f: a[0] for f, a in bare_answers.items()} == {f: a[0] for f, a in answers.items()}
+    assert bare["nodes"] >= cached["nodes"]
+    saved = tmp_path / "cached.json"
+    assert dev_set.main([str(path), "--save", str(saved)]) == 0
+    capsys.readouterr()
+    assert dev_set.main([str(path), "--cache-mb", "0", "--against", str(saved)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 1  # the summary, no changed code
+
+
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go is not installed")
 def test_gnu_go_is_asked_every_problem(folder):
     path, chosen = folder
