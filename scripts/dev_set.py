@@ -33,6 +33,7 @@ import json
 import os
 import sys
 
+from gogame.core import options
 from gogame.gtp.client import GtpClient, GtpError
 from gogame.tools.mine import GNUGO, ask_again, consistent, parse_answer
 from gogame.tools.regress import ask_counted
@@ -108,7 +109,7 @@ def main(argv=None):
     parser.add_argument("--gnugo", action="store_true", help="ask GNU Go too: its nodes")
     parser.add_argument(
         "--cache-mb",
-        type=float,
+        type=options.argtype(options.cache_mb),
         default=1.0,
         metavar="MB",
         help="each problem's cache (default 1; 0: none, to check against a saved run "
