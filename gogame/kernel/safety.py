@@ -18,7 +18,8 @@ carries a *zone*: points such that every position that agrees with this one
 on the zone (same side to move, same ko ban) is a defender
 win too.  The zone holds what the proof looked at:
 
-* a leaf: the target's stones and ``escape`` of its liberties;
+* a leaf: the target's stones and ``escape`` of its liberties; or, where
+  the target is pass-alive (``benson.local_alive``), Benson's certificate;
 * a move ``m`` of either side: ``m``, its neighbours, and each string next
   to it -- whole, with every point next to it, when ``m`` takes its last
   liberty; else its stones and one liberty besides ``m`` (``zone.hold``);
@@ -51,6 +52,7 @@ import numpy as np
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
+from .benson import local_alive
 from .board import popgo
 from .layout import (
     COLOR,
@@ -91,6 +93,7 @@ C_ESCAPE = 8
 C_MOVE = 9  # the root defender's proving move
 # 10, 11: zone.C_POOL, zone.C_LGEN; 12, 13: prover.C_GUIDE, C_GUIDED
 C_GUIDE_PLIES = 14  # the fast reader's whole guide_nodes up to this ply (guide_limit)
+C_BENSON = 15  # 1: a pass-alive target is a defender's leaf (_leaf); 0 (tests): not
 GUIDE_FLOOR = 32  # a guide read of fewer nodes is not asked: too short to say much
 CTX_LEN = 16
 
@@ -108,9 +111,10 @@ def new_context(entries, slots):
     """ctx, the table (``entries`` a power of two), the zone ring
     (``slots`` zones and their tags), node zones and null-move zones per
     ply,
-    candidate rows and two scratch mark rows (candidates; ``zone.hold``'s
-    liberties)."""
+    candidate rows, two scratch mark rows (candidates; ``zone.hold``'s
+    liberties) and Benson's scratch rows (the pass-alive leaf)."""
     ctx = np.zeros(CTX_LEN, np.int64)
+    ctx[C_BENSON] = 1
     tt = np.zeros((entries, 3), np.uint64)
     pool = np.zeros((slots, MAXPOS), np.uint8)
     ptag = np.zeros(slots, np.uint64)
@@ -119,7 +123,8 @@ def new_context(entries, slots):
     tried = np.zeros((MAX_CAP + 4, MAXPOS), np.uint8)
     mv = np.zeros((MAX_CAP + 4, ROW), np.int32)
     mark = np.zeros((2, MAXPOS), np.int64)
-    return ctx, tt, pool, ptag, zone, ezone, tried, mv, mark
+    sc = np.zeros((6, MAXPOS + 1), np.int32)  # scratch rows of benson.local_alive
+    return ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc
 
 
 # ------------------------------------------------------------- table
@@ -285,7 +290,7 @@ def _guide_first(s, hw, keys, ctx, mv, rd, ply, n, target, side):
 
 
 @njit(cache=True, _nrt=False)
-def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, target, kind):
+def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd, target, kind):
     """One node: 1 when the defender wins (its zone in ``zone[ply]``), else
     0.  ``KIND_A``, the attacker to move: the null move first (the attacker
     passes); every empty point of its zone is then read and must be
@@ -297,7 +302,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
     ply = s[H_STACKP] - ctx[C_ROOTSP]
     z = zone[ix(ply)]
     z[:] = 0
-    first = _leaf(s, ctx, mark, z, target, kind, ply)
+    first = _leaf(s, ctx, mark, sc, z, target, kind, ply)
     if first >= 0:
         return first
     rem = ctx[C_CAP] - ply
@@ -306,6 +311,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         if hit != NO_ENTRY:
             return hit
     t_, ka, kd = np.int64(target), np.int64(KIND_A), np.int64(KIND_D)  # exact types
+    tabs = (tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd)
     attacker = ctx[C_ATTACKER]
     r = np.int64(1 if kind == KIND_A else 0)
     if kind == KIND_A:
@@ -314,7 +320,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         r = np.int64(0)
         if play_node(s, hw, keys, ctx, PASS, attacker, True):  # the null move
             mv[ix(ply), NULL_FLAG] = 1
-            r = _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, kd)
+            r = _safe(s, hw, keys, ctx, *tabs, t_, kd)
             mv[ix(ply), NULL_FLAG] = 0
             popgo(s, hw, keys)
         widen = r == 0  # no null-move proof: a pass answers the moves outside
@@ -334,9 +340,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
                 r = np.int64(0)  # a removal of the target is the attacker's win
                 mv[ix(ply), PLAYED] = m
                 if s[ix(COLOR + target)] != EMPTY:
-                    r = _safe(
-                        s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, kd
-                    )
+                    r = _safe(s, hw, keys, ctx, *tabs, t_, kd)
                 popgo(s, hw, keys)
                 if r == 0:
                     break
@@ -353,9 +357,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, ta
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
             if play_node(s, hw, keys, ctx, d, 3 - attacker, False):
-                r = _safe(
-                    s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, rd, t_, ka
-                )
+                r = _safe(s, hw, keys, ctx, *tabs, t_, ka)
                 popgo(s, hw, keys)
                 if r == 1 or ctx[C_ABORT]:
                     break
@@ -393,15 +395,18 @@ def _read_set(s, ctx, mark, e, z, child, target, widen):
 
 
 @njit(cache=True, _nrt=False)
-def _leaf(s, ctx, mark, z, target, kind, ply):
+def _leaf(s, ctx, mark, sc, z, target, kind, ply):
     """1 when the attacker is to move and the target has ``escape``
-    liberties (its zone: the target and the points next to it), 0 when the
-    search must give up (budget spent, no plies left), else -1."""
+    liberties (its zone: the target and the points next to it) or is
+    pass-alive (``benson.local_alive``; its zone: Benson's certificate), 0
+    when the search must give up (budget spent, no plies left), else -1."""
     if ctx[C_ABORT]:
         return np.int64(0)
     o = s[ix(ORIGIN + target)]
     if kind == KIND_A and s[ix(NLIB + o)] >= ctx[C_ESCAPE]:
         hold(s, ctx, mark, z, o, ctx[C_ESCAPE], PASS)
+        return np.int64(1)
+    if kind == KIND_A and ctx[C_BENSON] and local_alive(s, ctx, mark, sc, o, z):
         return np.int64(1)
     if ctx[C_CAP] - ply < 2:
         return np.int64(0)
@@ -425,6 +430,7 @@ def prove_safe(
     tried,
     mv,
     mark,
+    sc,
     rd,
     target,
     kind,
@@ -465,6 +471,7 @@ def prove_safe(
             tried,
             mv,
             mark,
+            sc,
             rd,
             np.int64(target),
             np.int64(kind),

@@ -20,6 +20,7 @@ import pytest
 from gogame.core.prover import Prover
 from gogame.kernel import safety as ks
 from gogame.play.session import board_points
+from tests.helpers.diagrams import position
 
 from .test_prover import Exhaustive, random_position, targets
 
@@ -150,3 +151,79 @@ def test_a_safe_string_is_never_also_proven_captured():
             checked += captured is not None or ok
             both += captured is not None and ok
     assert checked > 0 and both == 0
+
+
+# Black's C5: two eyes of two points, four liberties, so the escape game's
+# five are out of reach.  Pass-alive as it stands.
+TWO_EYES = """
+. . X . .
+X X X X X
+O O O O O
+. . . . .
+. . . . .
+"""
+
+# Black's C4: three liberties; the bent three of A4-A5-B5 is one eye or
+# two as the next move there decides, and White's E5 is in atari (D5
+# takes it: the second eye).  Not pass-alive until Black answers.
+BENT_EYES = """
+. . X . O
+. X X X X
+X X O O O
+O O O . .
+. . . . .
+"""
+
+
+def _safe_nodes(pos, vertex, benson, budget):
+    """The escape game (5 liberties, attacker to move, ko model 2) with the
+    pass-alive leaf on or off: (proven, nodes)."""
+    prover = Prover(table_mb=1, max_nodes=budget)
+    prover.safety[0][ks.C_BENSON] = benson
+    r, nodes = prover._safe(pos, pos.string_pos(vertex, ""), ks.KIND_A, budget, 2)
+    return r == 1, nodes
+
+
+def test_a_pass_alive_string_is_a_leaf_of_the_escape_game():
+    """Without the leaf the attacker's every move inside the eyes is read
+    until none is left but suicide; with it the root is the proof."""
+    pos = position(TWO_EYES)
+    assert _safe_nodes(pos, "C5", 1, 100) == (True, 0)
+    assert _safe_nodes(pos, "C5", 0, 100)[0] is False  # 465 nodes needed
+    assert _safe_nodes(pos, "C5", 0, 10_000)[0] is True
+    assert not EscapeGame(pos, (4, 2), 5).attack(5)
+
+
+def test_the_pass_alive_leaf_below_the_root_keeps_its_zone_sound():
+    """The leaf's zone (the blocks and their vital regions, whole) feeds
+    the attacker nodes above it: the proof must agree with every attacker
+    line of the escape game, and needs fewer nodes than without the leaf."""
+    pos = position(BENT_EYES)
+    before = (pos.stackp, pos.hash, pos.snapshot())
+    on, off = _safe_nodes(pos, "C4", 1, 20_000), _safe_nodes(pos, "C4", 0, 20_000)
+    assert (pos.stackp, pos.hash, pos.snapshot()) == before
+    assert on[0] and off[0] and 0 < on[1] < off[1]
+    for model in (2, 1, 0):
+        assert not EscapeGame(pos, (3, 2), 5, model).attack(6)
+
+
+def test_pass_alive_leaves_agree_with_the_escape_game():
+    """Dense random 5x5 positions, where strings live by eyes and five
+    liberties are rare: every proof made with the pass-alive leaf leaves
+    the attacker no win in the exhaustive game, and some proofs are only
+    made with it."""
+    rng = random.Random(1)
+    with_leaf = Prover(table_mb=1, max_nodes=20_000)
+    without = Prover(table_mb=1, max_nodes=20_000)
+    without.safety[0][ks.C_BENSON] = 0
+    proven = gained = 0
+    for _ in range(6):
+        pos = random_position(rng, 5, 0.6)
+        for target in targets(pos, 4):
+            for model in (2, 1, 0):
+                found = check_one(with_leaf, pos, target, 5, 5, model)
+                kinds = (ks.KIND_A, ks.KIND_D)
+                before = sum(safe(without, pos, target, k, model)[0] for k in kinds)
+                proven += found
+                gained += found > before
+    assert proven > 0 and gained > 0

@@ -1,0 +1,236 @@
+"""Benson's unconditional life, read near one string: the escape game's leaf.
+
+``local_alive(s, ctx, mark, sc, o, z)`` answers whether the string ``o`` is
+pass-alive -- never captured, even if its owner always passes -- looking
+only at the owner's blocks that small regions link to ``o``:
+
+* a *region* is a connected set of points not of the owner's colour
+  (empty, or the attacker's stones); one is flooded from each liberty of
+  each block gathered, and the blocks next to a region are gathered in turn;
+* a region of more than ``EYE_POINTS`` points, or one that runs into a
+  region left unfinished, is *unhealthy* from the start (so are all regions
+  of a block with more liberties than the board keeps: it gathers none);
+* then Benson's fixpoint: a block with fewer than two healthy regions
+  vital to it (every empty point of the region next to the block) dies, and
+  a region next to a dead block is not healthy, until nothing changes.
+
+What is left alive is a certificate of Benson's theorem: every block in it
+has two healthy vital regions and every healthy region's blocks are all in
+it.  The certificate holds in every position that agrees on the alive
+blocks' stones and the healthy regions' points (a block there may be
+larger, which keeps a region vital), so those points are the zone ``z``.
+The search is not the board-wide ``prover.pass_alive``: a region too large
+or a block past ``MAX_BLOCKS`` gives "not alive", which loses a proof and
+never makes a false one.  ``sc`` is six int32 scratch rows of MAXPOS + 1
+(the escape game's own): region of each point, the regions' points and
+starts, the blocks, their flags, a stack.
+"""
+
+from numba import njit
+
+from . import loading  # noqa: F401  (installed before the first @njit)
+from .layout import COLOR, EMPTY, H_W, LIBS, MAXLIBS, NEXT, NLIB, ORIGIN, ix
+from .zone import C_LGEN, new_gen
+
+EYE_POINTS = 24  # a larger region is unhealthy (the search stays near the string)
+MAX_BLOCKS = 48  # blocks and regions gathered at most; past them: not alive
+R_REG, R_PTS, R_START, R_BLOCK, R_FLAG, R_STACK = 0, 1, 2, 3, 4, 5  # rows of sc
+F_REGION = 64  # sc[R_FLAG][F_REGION + r]: region r healthy; [b]: block b alive
+
+
+@njit(cache=True, _nrt=False)
+def _flood(s, sc, seen, g, lib, color, r, npts):
+    """Flood region ``r`` from ``lib`` over points not of ``color``, its
+    points appended to sc[R_PTS] from ``npts``; (new npts, healthy): not
+    healthy past ``EYE_POINTS`` points or on reaching another region."""
+    w = s[H_W]
+    reg, pts, stack = sc[R_REG], sc[R_PTS], sc[R_STACK]
+    seen[ix(lib)] = g
+    reg[ix(lib)] = r
+    stack[0] = lib
+    top, first, ok = 1, npts, True
+    while top > 0:
+        top -= 1
+        p = stack[ix(top)]
+        pts[ix(npts)] = p
+        npts += 1
+        if npts - first > EYE_POINTS:
+            return npts, False
+        for q in (p - 1, p + 1, p - w, p + w):
+            c = s[ix(COLOR + q)]
+            if c != EMPTY and c != 3 - color:
+                continue
+            if seen[ix(q)] != g:
+                seen[ix(q)] = g
+                reg[ix(q)] = r
+                stack[ix(top)] = q
+                top += 1
+            elif reg[ix(q)] != r:
+                ok = False  # part of a region left unfinished
+    return npts, ok
+
+
+@njit(cache=True, _nrt=False)
+def _gather(s, ctx, mark, sc, o):
+    """Blocks (origins in sc[R_BLOCK]) and regions (points in sc[R_PTS],
+    starts in sc[R_START]) linked to ``o`` by small regions; (blocks,
+    regions), or (0, 0) past ``MAX_BLOCKS``.  Each block's index is
+    sc[R_REG][origin], read where mark[1][origin] holds this generation."""
+    w = s[H_W]
+    color = s[ix(COLOR + o)]
+    seen, bmark = mark[0], mark[1]
+    g, gb = new_gen(ctx, seen), new_gen(ctx, bmark, C_LGEN)
+    blocks, start, flag, reg = sc[R_BLOCK], sc[R_START], sc[R_FLAG], sc[R_REG]
+    blocks[0], bmark[ix(o)] = o, gb
+    nb, nr, npts, i = 1, 0, 0, 0
+    while i < nb:
+        b = blocks[ix(i)]
+        i += 1
+        if s[ix(NLIB + b)] > MAXLIBS:
+            continue  # its liberties are not all listed
+        for k in range(s[ix(NLIB + b)]):
+            lib = s[ix(LIBS + b * MAXLIBS + k)]
+            if seen[ix(lib)] == g:
+                continue
+            if nr == MAX_BLOCKS:
+                return 0, 0
+            start[ix(nr)] = npts
+            npts, ok = _flood(s, sc, seen, g, lib, color, nr, npts)
+            flag[ix(F_REGION + nr)] = ok
+            nr += 1
+            for m in range(start[ix(nr - 1)], npts if ok else start[ix(nr - 1)]):
+                p = sc[R_PTS][ix(m)]
+                for q in (p - 1, p + 1, p - w, p + w):
+                    x = s[ix(ORIGIN + q)]
+                    if s[ix(COLOR + q)] == color and bmark[ix(x)] != gb:
+                        if nb == MAX_BLOCKS:
+                            return 0, 0
+                        bmark[ix(x)], blocks[ix(nb)] = gb, x
+                        nb += 1
+    start[ix(nr)] = npts
+    for j in range(nb):
+        reg[ix(blocks[ix(j)])] = j  # a block's index, at its origin (a stone: no region)
+    return nb, nr
+
+
+@njit(cache=True, _nrt=False)
+def _vital(s, sc, r, b):
+    """Is every empty point of region ``r`` next to the block ``b``?"""
+    w = s[H_W]
+    for m in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
+        p = sc[R_PTS][ix(m)]
+        if s[ix(COLOR + p)] != EMPTY:
+            continue
+        near = False
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[ix(COLOR + q)] != EMPTY and s[ix(ORIGIN + q)] == b:
+                near = True
+        if not near:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _fixpoint(s, sc, nb, nr, color):
+    """Benson's two steps until nothing changes; is block 0 alive?"""
+    w = s[H_W]
+    flag, blocks = sc[R_FLAG], sc[R_BLOCK]
+    for j in range(nb):
+        flag[ix(j)] = 1
+    changed = True
+    while changed:
+        changed = False
+        for j in range(nb):
+            if flag[ix(j)] == 0:
+                continue
+            vital = 0
+            for r in range(nr):
+                if flag[ix(F_REGION + r)] and _vital(s, sc, r, blocks[ix(j)]):
+                    vital += 1
+            if vital < 2:
+                flag[ix(j)], changed = 0, True
+        for r in range(nr):
+            if flag[ix(F_REGION + r)] == 0:
+                continue
+            for m in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
+                p = sc[R_PTS][ix(m)]
+                for q in (p - 1, p + 1, p - w, p + w):
+                    if s[ix(COLOR + q)] == color:
+                        if flag[ix(sc[R_REG][ix(s[ix(ORIGIN + q)])])] == 0:
+                            flag[ix(F_REGION + r)], changed = 0, True
+    return flag[0] == 1
+
+
+@njit(cache=True, _nrt=False)
+def _vital_candidates(s, ctx, mark, sc, o):
+    """How many regions next to ``o`` may be vital to it in Benson's sense
+    (at most two counted): flooded from its liberties over points not of
+    its colour, a region is dropped at its first empty point that is no
+    liberty of ``o``, or past ``EYE_POINTS`` points.  A pass-alive ``o``
+    has two vital regions, so fewer rule it out before anything else is
+    gathered (a region dropped for its size only loses a proof)."""
+    w = s[H_W]
+    color = s[ix(COLOR + o)]
+    seen = mark[0]
+    g = new_gen(ctx, seen)
+    stack = sc[R_STACK]
+    found = 0
+    for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
+        lib = s[ix(LIBS + o * MAXLIBS + k)]
+        if seen[ix(lib)] == g:
+            continue
+        seen[ix(lib)] = g
+        stack[0] = lib
+        top, size, ok = 1, 0, True
+        while top > 0 and ok:
+            top -= 1
+            p = stack[ix(top)]
+            size += 1
+            ok = size <= EYE_POINTS and (s[ix(COLOR + p)] != EMPTY or _touches(s, p, o))
+            for q in (p - 1, p + 1, p - w, p + w):
+                c = s[ix(COLOR + q)]
+                if (c == EMPTY or c == 3 - color) and seen[ix(q)] != g:
+                    seen[ix(q)] = g
+                    stack[ix(top)] = q
+                    top += 1
+        if ok:
+            found += 1
+            if found == 2:
+                break
+    return found
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _touches(s, p, o):
+    w = s[H_W]
+    for q in (p - 1, p + 1, p - w, p + w):
+        if s[ix(COLOR + q)] != EMPTY and s[ix(ORIGIN + q)] == o:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def local_alive(s, ctx, mark, sc, o, z):
+    """True when the string ``o`` is pass-alive by the blocks and regions
+    near it (module doc); then the alive blocks' stones and the healthy
+    regions' points are added to the zone ``z``."""
+    if _vital_candidates(s, ctx, mark, sc, o) < 2:
+        return False
+    color = s[ix(COLOR + o)]
+    nb, nr = _gather(s, ctx, mark, sc, o)
+    if nb == 0 or not _fixpoint(s, sc, nb, nr, color):
+        return False
+    for j in range(nb):
+        if sc[R_FLAG][ix(j)]:
+            b = sc[R_BLOCK][ix(j)]
+            p = b
+            while True:
+                z[ix(p)] = 1
+                p = s[ix(NEXT + p)]
+                if p == b:
+                    break
+    for r in range(nr):
+        if sc[R_FLAG][ix(F_REGION + r)]:
+            for m in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
+                z[ix(sc[R_PTS][ix(m)])] = 1
+    return True
