@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..kernel import benson as kb
 from ..kernel import prover as kp
 from ..kernel import safety as ks
 from .coords import Point
@@ -294,7 +295,7 @@ class Prover:
         return self._guide.kernel_tables(position)
 
     def _alive(self, position, target):
-        return bool(kp.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
+        return bool(kb.pass_alive(position.s, self.ctx, self.mark, self.sc, target))
 
     def _attack(self, position, target, budget):
         """Benson's pass-alive; then the captures (``_captures``) with half
@@ -339,7 +340,7 @@ class Prover:
         if self._alive(position, target):
             return ProofResult(PROVEN, 1)
         move = int(
-            kp.saving_move(
+            kb.saving_move(
                 position.s, position.hw, position.keys, self.ctx, self.mark, self.sc, target
             )
         )

@@ -1,4 +1,9 @@
-"""Benson's unconditional life, read near one string: the escape game's leaf.
+"""Benson's unconditional life: board-wide, and read near one string.
+
+``pass_alive(s, ctx, mark, sc, target)`` runs Benson's algorithm on the
+whole board (the prover's roots: ``attack`` 0 at once); ``saving_move``
+finds a move after which it holds.  Both are exact and cost a pass over
+the board and its regions.
 
 ``local_alive(s, ctx, mark, sc, o, z)`` answers whether the string ``o`` is
 pass-alive -- never captured, even if its owner always passes -- looking
@@ -19,7 +24,7 @@ has two healthy vital regions and every healthy region's blocks are all in
 it.  The certificate holds in every position that agrees on the alive
 blocks' stones and the healthy regions' points (a block there may be
 larger, which keeps a region vital), so those points are the zone ``z``.
-The search is not the board-wide ``prover.pass_alive``: a region too large
+Unlike ``pass_alive`` it looks near ``o`` only: a region too large
 or a block past ``MAX_BLOCKS`` gives "not alive", which loses a proof and
 never makes a false one.  ``sc`` is six int32 scratch rows of MAXPOS + 1
 (the escape game's own): region of each point, the regions' points and
@@ -29,7 +34,8 @@ starts, the blocks, their flags, a stack.
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .layout import COLOR, EMPTY, H_W, LIBS, MAXLIBS, NEXT, NLIB, ORIGIN, ix
+from .board import popgo, push_move
+from .layout import COLOR, EMPTY, H_SIZE, H_W, LIBS, MAXLIBS, MAXPOS, NEXT, NLIB, ORIGIN, ix
 from .zone import C_LGEN, new_gen
 
 EYE_POINTS = 24  # a larger region is unhealthy (the search stays near the string)
@@ -111,23 +117,6 @@ def _gather(s, ctx, mark, sc, o):
     for j in range(nb):
         reg[ix(blocks[ix(j)])] = j  # a block's index, at its origin (a stone: no region)
     return nb, nr
-
-
-@njit(cache=True, _nrt=False)
-def _vital(s, sc, r, b):
-    """Is every empty point of region ``r`` next to the block ``b``?"""
-    w = s[H_W]
-    for m in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
-        p = sc[R_PTS][ix(m)]
-        if s[ix(COLOR + p)] != EMPTY:
-            continue
-        near = False
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] != EMPTY and s[ix(ORIGIN + q)] == b:
-                near = True
-        if not near:
-            return False
-    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -234,3 +223,142 @@ def local_alive(s, ctx, mark, sc, o, z):
             for m in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
                 z[ix(sc[R_PTS][ix(m)])] = 1
     return True
+
+
+# --------------------------------------------------------- board-wide
+
+
+@njit(cache=True, _nrt=False)
+def _regions(s, color, sc):
+    """Flood-fill the regions (connected sets of points not of ``color``):
+    sc[0] region of each point (-1: none), sc[1] their points, sc[2] the
+    start of each region's points; return the count."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    reg, pts, start, stack = sc[0], sc[1], sc[2], sc[5]
+    reg[:MAXPOS] = -1
+    nreg = 0
+    npts = 0
+    for row in range(size):
+        for col in range(size):
+            p = (row + 1) * w + col + 1
+            if s[ix(COLOR + p)] == color or reg[ix(p)] >= 0:
+                continue
+            start[ix(nreg)] = npts
+            reg[ix(p)] = nreg
+            stack[0] = p
+            top = 1
+            while top > 0:
+                top -= 1
+                q = stack[ix(top)]
+                pts[ix(npts)] = q
+                npts += 1
+                for r in (q - 1, q + 1, q - w, q + w):
+                    c = s[ix(COLOR + r)]
+                    if (c == EMPTY or c == 3 - color) and reg[ix(r)] < 0:
+                        reg[ix(r)] = nreg
+                        stack[ix(top)] = r
+                        top += 1
+            nreg += 1
+    start[ix(nreg)] = npts
+    return nreg
+
+
+@njit(cache=True, _nrt=False)
+def _vital(s, sc, r, b):
+    """Is every empty point of region ``r`` a liberty of block ``b``?"""
+    w = s[H_W]
+    color = s[ix(COLOR + b)]
+    for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
+        p = sc[1][ix(k)]
+        if s[ix(COLOR + p)] != EMPTY:
+            continue
+        ok = False
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] == b:
+                ok = True
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _drop_blocks(s, ctx, mark, sc, color):
+    """Benson step 1: blocks with fewer than two healthy vital regions die."""
+    w = s[H_W]
+    size = s[H_SIZE]
+    alive, healthy, reg = sc[3], sc[4], sc[0]
+    changed = False
+    for row in range(size):
+        for col in range(size):
+            b = (row + 1) * w + col + 1
+            if s[ix(COLOR + b)] != color or s[ix(ORIGIN + b)] != b or alive[ix(b)] == 0:
+                continue
+            g = new_gen(ctx, mark)
+            vital = 0
+            p = b
+            while vital < 2:
+                for q in (p - 1, p + 1, p - w, p + w):
+                    r = reg[ix(q)]
+                    if r >= 0 and healthy[ix(r)] and mark[ix(r)] != g:
+                        mark[ix(r)] = g
+                        if _vital(s, sc, r, b):
+                            vital += 1
+                p = s[ix(NEXT + p)]
+                if p == b:
+                    break
+            if vital < 2:
+                alive[ix(b)] = 0
+                changed = True
+    return changed
+
+
+@njit(cache=True, _nrt=False)
+def _drop_regions(s, sc, nreg, color):
+    """Benson step 2: a region next to a dead block is not healthy."""
+    w = s[H_W]
+    alive, healthy = sc[3], sc[4]
+    changed = False
+    for r in range(nreg):
+        if not healthy[ix(r)]:
+            continue
+        for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
+            p = sc[1][ix(k)]
+            for q in (p - 1, p + 1, p - w, p + w):
+                if s[ix(COLOR + q)] == color and alive[ix(s[ix(ORIGIN + q)])] == 0:
+                    healthy[ix(r)] = 0
+        if not healthy[ix(r)]:
+            changed = True
+    return changed
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def pass_alive(s, ctx, mark, sc, target):
+    """Benson's unconditional life: True when the string at ``target`` can
+    never be captured, even if its owner always passes."""
+    color = s[ix(COLOR + target)]
+    nreg = _regions(s, color, sc)
+    sc[3][:MAXPOS] = 1
+    sc[4][:nreg] = 1
+    while True:
+        a = _drop_blocks(s, ctx, mark[0], sc, color)
+        b = _drop_regions(s, sc, nreg, color)
+        if not a and not b:
+            break
+    return sc[3][ix(s[ix(ORIGIN + target)])] == 1
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def saving_move(s, hw, keys, ctx, mark, sc, target):
+    """A defender's move (simple ko rule) after which the target is pass
+    alive, or -1."""
+    color = s[ix(COLOR + target)]
+    w = s[H_W]
+    for p in range(w + 1, MAXPOS - w):
+        if s[ix(COLOR + p)] != EMPTY or not push_move(s, hw, keys, p, color, False):
+            continue
+        ok = pass_alive(s, ctx, mark, sc, target)
+        popgo(s, hw, keys)
+        if ok:
+            return p
+    return -1

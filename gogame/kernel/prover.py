@@ -43,8 +43,9 @@ aside) end with the capture within the cap.  Nodes: every move played by
 the search counts one; past ``C_MAXNODES`` the search stops (``C_ABORT``)
 and stores nothing more.
 
-``pass_alive`` is Benson's algorithm: a string in a pass-alive set can never
-be captured, whatever the attacker plays and whoever has ko threats.
+Benson's algorithm (``benson.pass_alive``, used at the roots by
+``core.prover``): a string in a pass-alive set can never be captured,
+whatever the attacker plays and whoever has ko threats.
 
 Transposition table ``tt`` (uint64 rows: key0, key1, data): the keys are the
 board's hash words XORed with a mix of the question (order, node kind,
@@ -64,7 +65,6 @@ from .board import legal, libs_after, popgo, push_move
 from .layout import (
     COLOR,
     EMPTY,
-    H_SIZE,
     H_STACKP,
     H_W,
     LIBS,
@@ -592,142 +592,3 @@ def prove_lost(
     some move is not refuted, -1 node budget spent."""
     tabs = (tt, mv, pv, mark, zone, pool, ptag, rd)
     return _run(s, hw, keys, ctx, *tabs, target, model, order, cap, max_nodes, KIND_ROOT)
-
-
-# ------------------------------------------------------------- Benson
-
-
-@njit(cache=True, _nrt=False)
-def _regions(s, color, sc):
-    """Flood-fill the regions (connected sets of points not of ``color``):
-    sc[0] region of each point (-1: none), sc[1] their points, sc[2] the
-    start of each region's points; return the count."""
-    w = s[H_W]
-    size = s[H_SIZE]
-    reg, pts, start, stack = sc[0], sc[1], sc[2], sc[5]
-    reg[:MAXPOS] = -1
-    nreg = 0
-    npts = 0
-    for row in range(size):
-        for col in range(size):
-            p = (row + 1) * w + col + 1
-            if s[ix(COLOR + p)] == color or reg[ix(p)] >= 0:
-                continue
-            start[ix(nreg)] = npts
-            reg[ix(p)] = nreg
-            stack[0] = p
-            top = 1
-            while top > 0:
-                top -= 1
-                q = stack[ix(top)]
-                pts[ix(npts)] = q
-                npts += 1
-                for r in (q - 1, q + 1, q - w, q + w):
-                    c = s[ix(COLOR + r)]
-                    if (c == EMPTY or c == 3 - color) and reg[ix(r)] < 0:
-                        reg[ix(r)] = nreg
-                        stack[ix(top)] = r
-                        top += 1
-            nreg += 1
-    start[ix(nreg)] = npts
-    return nreg
-
-
-@njit(cache=True, _nrt=False)
-def _vital(s, sc, r, b):
-    """Is every empty point of region ``r`` a liberty of block ``b``?"""
-    w = s[H_W]
-    color = s[ix(COLOR + b)]
-    for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
-        p = sc[1][ix(k)]
-        if s[ix(COLOR + p)] != EMPTY:
-            continue
-        ok = False
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] == b:
-                ok = True
-        if not ok:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _drop_blocks(s, ctx, mark, sc, color):
-    """Benson step 1: blocks with fewer than two healthy vital regions die."""
-    w = s[H_W]
-    size = s[H_SIZE]
-    alive, healthy, reg = sc[3], sc[4], sc[0]
-    changed = False
-    for row in range(size):
-        for col in range(size):
-            b = (row + 1) * w + col + 1
-            if s[ix(COLOR + b)] != color or s[ix(ORIGIN + b)] != b or alive[ix(b)] == 0:
-                continue
-            g = new_gen(ctx, mark)
-            vital = 0
-            p = b
-            while vital < 2:
-                for q in (p - 1, p + 1, p - w, p + w):
-                    r = reg[ix(q)]
-                    if r >= 0 and healthy[ix(r)] and mark[ix(r)] != g:
-                        mark[ix(r)] = g
-                        if _vital(s, sc, r, b):
-                            vital += 1
-                p = s[ix(NEXT + p)]
-                if p == b:
-                    break
-            if vital < 2:
-                alive[ix(b)] = 0
-                changed = True
-    return changed
-
-
-@njit(cache=True, _nrt=False)
-def _drop_regions(s, sc, nreg, color):
-    """Benson step 2: a region next to a dead block is not healthy."""
-    w = s[H_W]
-    alive, healthy = sc[3], sc[4]
-    changed = False
-    for r in range(nreg):
-        if not healthy[ix(r)]:
-            continue
-        for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
-            p = sc[1][ix(k)]
-            for q in (p - 1, p + 1, p - w, p + w):
-                if s[ix(COLOR + q)] == color and alive[ix(s[ix(ORIGIN + q)])] == 0:
-                    healthy[ix(r)] = 0
-        if not healthy[ix(r)]:
-            changed = True
-    return changed
-
-
-@njit(cache=True, _nrt=False, nogil=True)
-def pass_alive(s, ctx, mark, sc, target):
-    """Benson's unconditional life: True when the string at ``target`` can
-    never be captured, even if its owner always passes."""
-    color = s[ix(COLOR + target)]
-    nreg = _regions(s, color, sc)
-    sc[3][:MAXPOS] = 1
-    sc[4][:nreg] = 1
-    while True:
-        a = _drop_blocks(s, ctx, mark[0], sc, color)
-        b = _drop_regions(s, sc, nreg, color)
-        if not a and not b:
-            break
-    return sc[3][ix(s[ix(ORIGIN + target)])] == 1
-
-
-@njit(cache=True, _nrt=False, nogil=True)
-def saving_move(s, hw, keys, ctx, mark, sc, target):
-    """A defender's move (simple ko rule) after which the target is pass
-    alive, or -1."""
-    color = s[ix(COLOR + target)]
-    w = s[H_W]
-    for p in range(w + 1, MAXPOS - w):
-        if s[ix(COLOR + p)] != EMPTY or not push_move(s, hw, keys, p, color, False):
-            continue
-        ok = pass_alive(s, ctx, mark, sc, target)
-        popgo(s, hw, keys)
-        if ok:
-            return p
-    return -1
