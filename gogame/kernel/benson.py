@@ -34,7 +34,7 @@ starts, the blocks, their flags, a stack.
 from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
-from .board import popgo, push_move
+from .board import is_liberty, popgo, push_move
 from .layout import COLOR, EMPTY, H_SIZE, H_W, LIBS, MAXLIBS, MAXPOS, NEXT, NLIB, ORIGIN, ix
 from .zone import C_LGEN, new_gen
 
@@ -104,7 +104,9 @@ def _gather(s, ctx, mark, sc, o):
             npts, ok = _flood(s, sc, seen, g, lib, color, nr, npts)
             flag[ix(F_REGION + nr)] = ok
             nr += 1
-            for m in range(start[ix(nr - 1)], npts if ok else start[ix(nr - 1)]):
+            if not ok:
+                continue  # an unhealthy region gathers no blocks
+            for m in range(start[ix(nr - 1)], npts):
                 p = sc[R_PTS][ix(m)]
                 for q in (p - 1, p + 1, p - w, p + w):
                     x = s[ix(ORIGIN + q)]
@@ -175,7 +177,7 @@ def _vital_candidates(s, ctx, mark, sc, o):
             top -= 1
             p = stack[ix(top)]
             size += 1
-            ok = size <= EYE_POINTS and (s[ix(COLOR + p)] != EMPTY or _touches(s, p, o))
+            ok = size <= EYE_POINTS and (s[ix(COLOR + p)] != EMPTY or is_liberty(s, o, p))
             for q in (p - 1, p + 1, p - w, p + w):
                 c = s[ix(COLOR + q)]
                 if (c == EMPTY or c == 3 - color) and seen[ix(q)] != g:
@@ -187,15 +189,6 @@ def _vital_candidates(s, ctx, mark, sc, o):
             if found == 2:
                 break
     return found
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _touches(s, p, o):
-    w = s[H_W]
-    for q in (p - 1, p + 1, p - w, p + w):
-        if s[ix(COLOR + q)] != EMPTY and s[ix(ORIGIN + q)] == o:
-            return True
-    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -267,17 +260,9 @@ def _regions(s, color, sc):
 @njit(cache=True, _nrt=False)
 def _vital(s, sc, r, b):
     """Is every empty point of region ``r`` a liberty of block ``b``?"""
-    w = s[H_W]
-    color = s[ix(COLOR + b)]
     for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
         p = sc[1][ix(k)]
-        if s[ix(COLOR + p)] != EMPTY:
-            continue
-        ok = False
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] == b:
-                ok = True
-        if not ok:
+        if s[ix(COLOR + p)] == EMPTY and not is_liberty(s, b, p):
             return False
     return True
 

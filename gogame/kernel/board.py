@@ -111,6 +111,17 @@ def countlib(s, pos):
     return s[ix(NLIB + s[ix(ORIGIN + pos)])]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def is_liberty(s, o, m):
+    """Is the empty point ``m`` a liberty of string ``o``?"""
+    w = s[H_W]
+    c = s[ix(COLOR + o)]
+    for q in (m - 1, m + 1, m - w, m + w):
+        if s[ix(COLOR + q)] == c and s[ix(ORIGIN + q)] == o:
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False, nogil=True)
 def clear(s, hw, size):
     """An empty board of ``size``: border, header, no history, zero words."""

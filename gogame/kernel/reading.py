@@ -325,7 +325,7 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
     for k in range(min(nl, MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[ix(COLOR + q)] == EMPTY and not _is_liberty(s, o, q):
+            if s[ix(COLOR + q)] == EMPTY and not kb.is_liberty(s, o, q):
                 n = _add(mv, sc, ply, n, q, score)
     return n
 
@@ -348,11 +348,11 @@ def _add_nets(s, mv, sc, ply, n, o, score):
     for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[ix(COLOR + q)] != EMPTY or _is_liberty(s, o, q):
+            if s[ix(COLOR + q)] != EMPTY or kb.is_liberty(s, o, q):
                 continue
             touching = 0
             for r in (q - 1, q + 1, q - w, q + w):
-                if s[ix(COLOR + r)] == EMPTY and _is_liberty(s, o, r):
+                if s[ix(COLOR + r)] == EMPTY and kb.is_liberty(s, o, r):
                     touching += 1
             if touching >= 2:
                 n = _add(mv, sc, ply, n, q, score)
@@ -925,20 +925,9 @@ def _shared(s, a, b):
     """Liberties strings ``a`` and ``b`` have in common (listed ones)."""
     k = 0
     for i in range(min(s[ix(NLIB + a)], MAXLIBS)):
-        if _is_liberty(s, b, _lib(s, a, i)):
+        if kb.is_liberty(s, b, _lib(s, a, i)):
             k += 1
     return k
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _is_liberty(s, o, m):
-    """Is the empty point ``m`` a liberty of string ``o``?"""
-    w = s[H_W]
-    c = s[ix(COLOR + o)]
-    for q in (m - 1, m + 1, m - w, m + w):
-        if s[ix(COLOR + q)] == c and s[ix(ORIGIN + q)] == o:
-            return True
-    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
