@@ -18,7 +18,8 @@ Codes (GNU Go's numbers, defined by the model each is proven under):
 * ``defend`` (owner to move): 1 -- a move (or none, PASS) after which the
   string is pass-alive or safe in the escape game; 2 -- safe in it when
   neither side may retake a ko at once; 3 -- safe when the owner may
-  retake any ko at once and the attacker may not; 0 -- every legal move, a
+  retake any ko at once (a one-stone string taken by a ko too) and the
+  attacker may not; 0 -- every legal move, a
   pass included, loses the string even if the owner may retake any ko at
   once (``model`` 0; with ``model`` 1 when neither side may, 2 when only
   the attacker may).  As for ``attack``, the code is the strongest proven.

@@ -4,8 +4,10 @@ The lambda-search of ``prover`` proves captures; this module proves the
 other side of the question.  It reads the *escape game*: the attacker moves
 first and wins when it removes the target string -- any removal, also one
 the defender could answer by taking the capturing stones back (stricter
-than the lambda-search's capture that stands); the defender wins when the
-target has ``escape`` liberties with the attacker to move.  Ko follows the
+than the lambda-search's capture that stands), save a single-stone target
+taken by a ko capture under model 0, which the defender retakes at once
+(``_retaken``).  The defender wins when the target has ``escape``
+liberties with the attacker to move.  Ko follows the
 prover's models (``C_MODEL``): 2, the attacker may retake every ko at once
 and the defender obeys the simple ko ban (the hardest for the defender);
 1, both obey it; 0, only the defender may retake at once.  The attacker
@@ -199,13 +201,36 @@ def _add_libs(s, mv, ply, n, x, count, mark, g):
 
 
 @njit(cache=True, _nrt=False)
+def _chain_libs(s, mv, ply, n, x, attacker, mark, g):
+    """Append the liberties of the attacker strings of at most three
+    liberties next to the string ``x``, a friend that a liberty joins to
+    the target: taking or shortening them saves the pair (as GNU Go's
+    ``superstring_break_chain_moves`` does for its superstring)."""
+    w = s[H_W]
+    p = x
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[ix(COLOR + q)] == attacker:
+                y = s[ix(ORIGIN + q)]
+                k = s[ix(NLIB + y)]
+                if k <= 3:
+                    n = _add_libs(s, mv, ply, n, y, k, mark, g)
+        p = s[ix(NEXT + p)]
+        if p == x:
+            break
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _defences(s, ctx, mark, mv, ply, target):
     """The defender's tries (a heuristic set): captures of attacker strings
     in atari next to the target, the target's liberties, the liberties of
     attacker strings of two, then three liberties next to it, the points
     next to its liberties and the liberties of own strings of at most
     ``FRIEND_LIBS`` there (a connection through the liberty: reading.tst
-    91's C7), the capture of the attacker's last move when it is in atari;
+    91's C7) with the liberties of the attacker strings of at most three
+    next to those (``_chain_libs``), the capture of the attacker's last
+    move when it is in atari;
     at the root every other empty point too; the pass last, but not after
     a null move."""
     g = new_gen(ctx, mark[0])
@@ -233,6 +258,7 @@ def _defences(s, ctx, mark, mv, ply, target):
                 x = s[ix(ORIGIN + q)]
                 if x != o and s[ix(NLIB + x)] <= FRIEND_LIBS:
                     n = _add_libs(s, mv, ply, n, x, s[ix(NLIB + x)], mark[0], g)
+                    n = _chain_libs(s, mv, ply, n, x, attacker, mark[0], g)
     after_null = ply > 0 and mv[ix(ply - 1), NULL_FLAG] != 0
     if ply > 0 and not after_null:  # the attacker's move, if in atari
         x = s[ix(ORIGIN + mv[ix(ply - 1), PLAYED])]
@@ -297,7 +323,8 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
     refuted, or, with no null-move proof, every empty point of the node's
     own zone, widening until none is left; the fast reader's capture
     first among them (``_guide_first``).  ``KIND_D``, the defender to
-    move: one of its tries must win.  (One recursive function: numba's
+    move: one of its tries must win (the retake only, where a ko took
+    the target: ``_retaken``).  (One recursive function: numba's
     cache does not take mutual recursion.)"""
     ply = s[H_STACKP] - ctx[C_ROOTSP]
     z = zone[ix(ply)]
@@ -339,7 +366,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
                     continue  # suicide: decided by the points just examined
                 r = np.int64(0)  # a removal of the target is the attacker's win
                 mv[ix(ply), PLAYED] = m
-                if s[ix(COLOR + target)] != EMPTY:
+                if s[ix(COLOR + target)] != EMPTY or _retaken(s, ctx, target):
                     r = _safe(s, hw, keys, ctx, *tabs, t_, kd)
                 popgo(s, hw, keys)
                 if r == 0:
@@ -352,7 +379,10 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
                 n = _open_points(s, ctx, mark, e, t, mv, ply, target)
         merge(z, e)  # the zone holds the closed read set
     else:
-        n = _tries(s, hw, keys, ctx, mark, mv, rd, ply, target)
+        n = 1  # the target taken by a ko (``_retaken``): retake it
+        mv[ix(ply), 0] = target
+        if s[ix(COLOR + target)] != EMPTY:
+            n = _tries(s, hw, keys, ctx, mark, mv, rd, ply, target)
         d = PASS
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
@@ -367,6 +397,14 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
         return np.int64(0)
     _store(tt, pool, ptag, hw, ctx, target, kind, rem, r, z)
     return r
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _retaken(s, ctx, target):
+    """Under ko model 0 the defender may retake any ko at once: a
+    single-stone target just taken by a ko capture (the ko point on it) is
+    not lost yet; the defender's one try is the retake."""
+    return ctx[C_MODEL] == 0 and s[H_KO] == target
 
 
 @njit(cache=True, _nrt=False)

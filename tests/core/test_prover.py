@@ -79,6 +79,20 @@ X X O X . . .
 . X O X . . .
 . X O . . . .
 """
+# White's B2-C2 on the second line (liberties B1, C1, D2) under Black's
+# wall: the hane at D2 leaves it two liberties, not one, and every
+# crawl along the first line still dies: a loose ladder.
+LOOSE_LADDER = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. X X X X X X X .
+X O O . . . . . .
+. . . . . . . . .
+"""
 SNAPBACK = """
 . X . . O
 . . X X X
@@ -201,6 +215,15 @@ def test_net_needs_order_two():
     pos = position(NET)
     assert not prover(max_order=1).attack(pos, "A2").proven
     attack_checked(pos, "A2", 1, max_order=2)
+
+
+def test_loose_ladder_needs_order_two():
+    """No capture by ataris alone (order 1); the hane D2 captures at order 2,
+    as GNU Go answers too."""
+    pos = position(LOOSE_LADDER)
+    first = prover(max_order=1, max_nodes=20_000).attack(pos, "B2")
+    assert not first.proven
+    attack_checked(pos, "B2", 1, {pt(pos, "D2")}, max_order=2)
 
 
 def test_eye_kill_with_a_throw_in():

@@ -193,6 +193,13 @@ def test_many_random_positions_agree_with_exhaustive_search(size, cap, max_order
     assert stats["proven"] > stats["unknown"] / 4
 
 
+@pytest.mark.slow
+def test_random_7x7_positions_agree_with_exhaustive_search():
+    """Dense 7x7 positions, with a short cap."""
+    stats = run_random(seed=705, count=10, size=7, cap=5, density=0.65)
+    assert stats["proven"] > stats["unknown"] / 4
+
+
 def test_defend_under_each_ko_model_agrees_with_exhaustive_search():
     """``Prover.defend(model=m)``: a proof that the string is lost holds
     when the exhaustive search, under the same ko model, finds every
