@@ -292,7 +292,11 @@ def _tries(s, hw, keys, ctx, mark, mv, rd, ply, target):
     """The defender's tries in mv[ply] (``_defences``), the likeliest
     escapes first (``order_replies``), and the fast reader's defence first
     of all (``prover.guide`` within ``guide_limit`` nodes; added when not
-    listed, as the tries are a heuristic set).  Their count."""
+    listed, as the tries are a heuristic set).  Their count.  Where a ko
+    took the target (``_retaken``), the retake alone."""
+    if s[ix(COLOR + target)] == EMPTY:
+        mv[ix(ply), 0] = target
+        return np.int64(1)
     n = _defences(s, ctx, mark, mv, ply, target)
     order_replies(s, mv, ply, n, target, 3 - ctx[C_ATTACKER])
     return _guide_first(s, hw, keys, ctx, mv, rd, ply, n, target, np.int64(0))
@@ -323,9 +327,8 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
     refuted, or, with no null-move proof, every empty point of the node's
     own zone, widening until none is left; the fast reader's capture
     first among them (``_guide_first``).  ``KIND_D``, the defender to
-    move: one of its tries must win (the retake only, where a ko took
-    the target: ``_retaken``).  (One recursive function: numba's
-    cache does not take mutual recursion.)"""
+    move: one of its tries must win (``_tries``).  (One recursive
+    function: numba's cache does not take mutual recursion.)"""
     ply = s[H_STACKP] - ctx[C_ROOTSP]
     z = zone[ix(ply)]
     z[:] = 0
@@ -379,10 +382,7 @@ def _safe(s, hw, keys, ctx, tt, pool, ptag, zone, ezone, tried, mv, mark, sc, rd
                 n = _open_points(s, ctx, mark, e, t, mv, ply, target)
         merge(z, e)  # the zone holds the closed read set
     else:
-        n = 1  # the target taken by a ko (``_retaken``): retake it
-        mv[ix(ply), 0] = target
-        if s[ix(COLOR + target)] != EMPTY:
-            n = _tries(s, hw, keys, ctx, mark, mv, rd, ply, target)
+        n = _tries(s, hw, keys, ctx, mark, mv, rd, ply, target)
         d = PASS
         for i in range(n if ply == 0 else min(n, DEFENDER_TRIES)):
             d = mv[ix(ply), ix(i)]
