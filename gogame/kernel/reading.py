@@ -34,7 +34,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   section): liberties ``_add_liberties_of``, second-order liberties
   ``_add_second_order``, nets ``_add_nets``, ``_add_connections``, backfilling
   ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
-  ``_add_friend_approaches``; the attacker saving its own neighbours
+  ``_add_friend_approaches``; the owner's ko for a lone stone
+  ``_add_snapback_setups``; the attacker saving its own neighbours
   ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
   ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
   ``_add_chain_backfills``, race moves ``_add_race_moves`` and
@@ -53,8 +54,9 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 Not done: semeai and eye-space evaluation, and GNU Go's move-ordering
 heuristics (so another winning move may be named).  No generator for edge
 clamps and hane, throw-ins (the owner's self-ataris are only let through
-``_order``), loose ladders, snapbacks (only recognised after a capture:
-``_snapback``) or eye-shape points; nets against fewer than four
+``_order``), loose ladders, snapbacks (recognised after a capture,
+``_snapback``, and set up only for a lone stone in atari) or eye-shape
+points; nets against fewer than four
 liberties come from the approaches (``_add_second_order``).
 """
 
@@ -183,6 +185,7 @@ SC_RESCUE_ATARI = 0  # an atari next to a friend: _order's counts rank it
 SC_SECOND_ORDER = -1  # the owner's second-order liberty: after the direct moves
 SC_JOIN = 10  # the owner joins a short friend: half a liberty
 SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
+SC_SNAPBACK_SETUP = -1  # makes the capture of a lone stone a ko: after the direct
 SC_TENUKI = -1000  # tenuki (PASS): after every real move
 # _order's penalty for the attacker's self-atari that captures nothing, or
 # leaves the target two liberties or more: the owner takes the stone, gains air
@@ -445,6 +448,47 @@ def _add_ko_backfills(s, mv, sc, ply, n, o, score):
             m = _lib(s, f, k)
             if m != lib and kb.libs_after(s, m, attacker, 2) >= 2:
                 n = _add(mv, sc, ply, n, m, score)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_snapback_setups(s, mv, sc, ply, n, o, score):
+    """Against the capture of a lone stone ``o`` in atari: where the
+    attacker's stone on its liberty ``x`` would have one liberty of its own
+    besides the stone it takes, the owner takes that one (GNU Go's
+    ``set_up_snapback_moves``).  The capture is then a ko, the owner's to
+    retake, or the capturing stones are taken back (x: the liberty)::
+
+        x * . .
+        X O . .
+        O . . .
+
+    Not: strings of two stones or more, whose capture no retake undoes; an
+    owner's move left with one liberty."""
+    if s[ix(NSTONES + o)] != 1:
+        return n
+    x = i64(_lib(s, o, 0))
+    attacker = 3 - s[ix(COLOR + o)]
+    w = s[H_W]
+    p = PASS
+    for q in (x - 1, x + 1, x - w, x + w):
+        c = s[ix(COLOR + q)]
+        if c == EMPTY:
+            if p != PASS and q != p:
+                return n
+            p = q
+        elif c == attacker:
+            f = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + f)] > 2:
+                return n  # a liberty besides x and p at least
+            for k in range(s[ix(NLIB + f)]):
+                r = _lib(s, f, k)
+                if r != x:
+                    if p != PASS and r != p:
+                        return n
+                    p = r
+    if p != PASS and kb.libs_after(s, p, 3 - attacker, 2) >= 2:
+        n = _add(mv, sc, ply, n, p, score)
     return n
 
 
@@ -838,6 +882,8 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
             n = _add_connections(
                 s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN_IN_ATARI)
             )
+        if reach and stackp <= ctx[C_BACKFILL]:
+            n = _add_snapback_setups(s, mv, sc, ply, i64(n), i64(o), i64(SC_SNAPBACK_SETUP))
     elif libs == 2:
         if reach and stackp <= ctx[C_DEPTH]:
             n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))

@@ -93,6 +93,15 @@ LOOSE_LADDER = """
 X O O . . . . . .
 . . . . . . . . .
 """
+KO_SET_UP = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . X X . . .
+O O X . . . .
+X O X . . . .
+. . X . . . .
+"""
 SNAPBACK = """
 . X . . O
 . . X X X
@@ -224,6 +233,14 @@ def test_loose_ladder_needs_order_two():
     first = prover(max_order=1, max_nodes=20_000).attack(pos, "B2")
     assert not first.proven
     attack_checked(pos, "B2", 1, {pt(pos, "D2")}, max_order=2)
+
+
+def test_a_ko_set_up_for_a_lone_stone_is_proven_code_3():
+    """The reader's defence of tests/core/test_reader.py's KO_SET_UP (B1,
+    then a ko on A2) holds under model 0 only: the owner retakes."""
+    pos = position(KO_SET_UP)
+    result = unchanged_after(pos, lambda: prover().prove_defence(pos, "A2", pt(pos, "B1")))
+    assert result.proven and result.code == 3, result
 
 
 def test_eye_kill_with_a_throw_in():

@@ -516,6 +516,24 @@ O O O O . . . O .
     (Q("defend J9", "1 (F7|F9)"),),
 )
 
+# Black's lone A2 in atari: White's capture at A1 would keep B1 as a
+# liberty.  Black's B1, joining the wall, first makes that capture a ko
+# (GNU Go's set_up_snapback_moves); the prover proves the ko defence
+# (code 3, tests/core/test_prover.py).
+KO_SET_UP = Shape(
+    "ko set up for a lone stone",
+    """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . X X . . .
+O O X . . . .
+X O X . . . .
+. . X . . . .
+""",
+    (Q("attack A2", "1 A1"), Q("defend A2", "3 B1")),
+)
+
 SHAPES = [
     LADDER,
     LADDER_BREAKER,
@@ -537,6 +555,7 @@ SHAPES = [
     MANY_LIBERTIES,
     EYE_SHAPE,
     RACE,
+    KO_SET_UP,
 ]
 
 

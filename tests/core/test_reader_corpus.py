@@ -47,6 +47,11 @@ FIXED = {
     # a semeai capture (2 R14) proven with the guide (2026-12-05): R14
     # nets the four-liberty string (reading._add_nets, near the root)
     "gnugo-l2-19x19-s1934-m190-S15-attack.sgf",
+    # lone stones defended by a ko (3 B19, 3 S19), proven by the ko retake
+    # of the escape game (2026-12-06); fixed by the owner's move that makes
+    # the capture a ko (reading._add_snapback_setups)
+    "gnugo-l3-19x19-s1939-m090-A18-defend.sgf",
+    "gogame-vs-gnugo-l1-19x19-s2018-m170-R18-defend.sgf",
 }
 
 

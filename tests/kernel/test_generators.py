@@ -308,6 +308,31 @@ def test_no_ko_backfills_when_the_capture_wins():
     assert kr._add_ko_backfills(p.s, mv, sc, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
 
 
+# Black's lone A2 in atari at A1; White's stone there would have one
+# liberty, B1, besides A2 (Black owns the string), and Black's B1 joins
+# the wall C1-D4.
+SNAPBACK_SETUP = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . X X . . .
+O O X . . . .
+X O X . . . .
+. . X . . . .
+"""
+
+
+def test_snapback_setups_make_the_capture_of_a_lone_stone_a_ko():
+    p, _, mv, sc = _setup(SNAPBACK_SETUP)
+    n = kr._add_snapback_setups(p.s, mv, sc, 0, 0, _origin(p, "A2"), kr.SC_SNAPBACK_SETUP)
+    assert _listed(p, mv, n) == {"B1"}
+    assert _score(p, mv, sc, n, "B1") == kr.SC_SNAPBACK_SETUP
+    # a White string on B1 would give the capturing stone its liberties
+    joined = SNAPBACK_SETUP.rstrip("\n")[: -len(". . X . . . .")] + ". O X . . . .\n"
+    p2, _, mv2, sc2 = _setup(joined)
+    assert kr._add_snapback_setups(p2.s, mv2, sc2, 0, 0, _origin(p2, "A2"), 0) == 0
+
+
 def test_chain_backfills_make_a_self_atari_atari_playable():
     p, _, mv, sc = _setup(CHAIN_BACKFILL)
     x = _origin(p, "C2")
