@@ -29,6 +29,10 @@ KNOWN = {
     # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
     # (reading._add_ko_backfills)
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
+    # proven 0 by the escape game at 5 M nodes (2026-12-06, 4.1 M read):
+    # White's lone first-line H19 (three liberties) reaches five; the
+    # reader answers 1 F19, GNU Go 0.
+    "gnugo-l2-19x19-s1902-m070-H19-attack.sgf": "the reader captures a stone that escapes",
 }
 # Known contradictions fixed since, kept in the fast subset.
 FIXED = {
