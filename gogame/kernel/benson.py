@@ -224,11 +224,11 @@ def local_alive(s, ctx, mark, sc, o, z):
 @njit(cache=True, _nrt=False)
 def _regions(s, color, sc):
     """Flood-fill the regions (connected sets of points not of ``color``):
-    sc[0] region of each point (-1: none), sc[1] their points, sc[2] the
-    start of each region's points; return the count."""
+    sc[R_REG] region of each point (-1: none), sc[R_PTS] their points,
+    sc[R_START] the start of each region's points; return the count."""
     w = s[H_W]
     size = s[H_SIZE]
-    reg, pts, start, stack = sc[0], sc[1], sc[2], sc[5]
+    reg, pts, start, stack = sc[R_REG], sc[R_PTS], sc[R_START], sc[R_STACK]
     reg[:MAXPOS] = -1
     nreg = 0
     npts = 0
@@ -260,8 +260,8 @@ def _regions(s, color, sc):
 @njit(cache=True, _nrt=False)
 def _vital(s, sc, r, b):
     """Is every empty point of region ``r`` a liberty of block ``b``?"""
-    for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
-        p = sc[1][ix(k)]
+    for k in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
+        p = sc[R_PTS][ix(k)]
         if s[ix(COLOR + p)] == EMPTY and not is_liberty(s, b, p):
             return False
     return True
@@ -272,7 +272,7 @@ def _drop_blocks(s, ctx, mark, sc, color):
     """Benson step 1: blocks with fewer than two healthy vital regions die."""
     w = s[H_W]
     size = s[H_SIZE]
-    alive, healthy, reg = sc[3], sc[4], sc[0]
+    alive, healthy, reg = sc[R_BLOCK], sc[R_FLAG], sc[R_REG]
     changed = False
     for row in range(size):
         for col in range(size):
@@ -302,13 +302,13 @@ def _drop_blocks(s, ctx, mark, sc, color):
 def _drop_regions(s, sc, nreg, color):
     """Benson step 2: a region next to a dead block is not healthy."""
     w = s[H_W]
-    alive, healthy = sc[3], sc[4]
+    alive, healthy = sc[R_BLOCK], sc[R_FLAG]
     changed = False
     for r in range(nreg):
         if not healthy[ix(r)]:
             continue
-        for k in range(sc[2][ix(r)], sc[2][ix(r + 1)]):
-            p = sc[1][ix(k)]
+        for k in range(sc[R_START][ix(r)], sc[R_START][ix(r + 1)]):
+            p = sc[R_PTS][ix(k)]
             for q in (p - 1, p + 1, p - w, p + w):
                 if s[ix(COLOR + q)] == color and alive[ix(s[ix(ORIGIN + q)])] == 0:
                     healthy[ix(r)] = 0
@@ -323,14 +323,14 @@ def pass_alive(s, ctx, mark, sc, target):
     never be captured, even if its owner always passes."""
     color = s[ix(COLOR + target)]
     nreg = _regions(s, color, sc)
-    sc[3][:MAXPOS] = 1
-    sc[4][:nreg] = 1
+    sc[R_BLOCK][:MAXPOS] = 1  # alive, by block origin (the rows' board-wide use)
+    sc[R_FLAG][:nreg] = 1  # healthy, by region
     while True:
         a = _drop_blocks(s, ctx, mark[0], sc, color)
         b = _drop_regions(s, sc, nreg, color)
         if not a and not b:
             break
-    return sc[3][ix(s[ix(ORIGIN + target)])] == 1
+    return sc[R_BLOCK][ix(s[ix(ORIGIN + target)])] == 1
 
 
 @njit(cache=True, _nrt=False, nogil=True)

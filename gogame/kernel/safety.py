@@ -55,7 +55,7 @@ from numba import njit
 
 from . import loading  # noqa: F401  (installed before the first @njit)
 from .benson import local_alive
-from .board import popgo
+from .board import neighbour_strings, popgo
 from .layout import (
     COLOR,
     EMPTY,
@@ -205,19 +205,13 @@ def _chain_libs(s, mv, ply, n, x, attacker, mark, g):
     """Append the liberties of the attacker strings of at most three
     liberties next to the string ``x``, a friend that a liberty joins to
     the target: taking or shortening them saves the pair (as GNU Go's
-    ``superstring_break_chain_moves`` does for its superstring)."""
-    w = s[H_W]
-    p = x
-    while True:
-        for q in (p - 1, p + 1, p - w, p + w):
-            if s[ix(COLOR + q)] == attacker:
-                y = s[ix(ORIGIN + q)]
-                k = s[ix(NLIB + y)]
-                if k <= 3:
-                    n = _add_libs(s, mv, ply, n, y, k, mark, g)
-        p = s[ix(NEXT + p)]
-        if p == x:
-            break
+    ``superstring_break_chain_moves`` does for its superstring).  The
+    strings are listed in mv[ply + 1], free until ``order_replies``."""
+    row = mv[ix(ply + 1)]
+    for j in range(neighbour_strings(s, x, attacker, row)):
+        y = row[ix(j)]
+        if s[ix(NLIB + y)] <= 3:
+            n = _add_libs(s, mv, ply, n, y, s[ix(NLIB + y)], mark, g)
     return n
 
 
