@@ -40,7 +40,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
   ``_add_chain_backfills``, race moves ``_add_race_moves`` and
   ``_add_race_liberties``);
-  ``_add_friend_rescues``; ``_add_tenuki``.
+  the superstring's ``_add_friend_rescues`` (against three liberties
+  ``_add_chain3_liberties``); ``_add_tenuki``.
   Their scores, liberty limits and the try limits are the tunables
   (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
 * Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
@@ -182,6 +183,7 @@ SC_CHAIN_BACKFILL = -1  # makes that neighbour's liberty playable: a detour
 SC_RACE = 0  # a race move: _order's race bonus ranks it (``_contact``)
 SC_RESCUE = 30  # a capture next to a friend: air for the superstring, early
 SC_RESCUE_ATARI = 0  # an atari next to a friend: _order's counts rank it
+SC_RESCUE_THREE = -2  # on a friend's three-liberty attacker: after the direct moves (GNU Go's)
 SC_SECOND_ORDER = -1  # the owner's second-order liberty: after the direct moves
 SC_JOIN = 10  # the owner joins a short friend: half a liberty
 SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
@@ -239,6 +241,15 @@ def _add(mv, sc, ply, n, pos, score):
         sc[ix(ply), ix(n)] = score
         n += 1
     return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _listed(mv, ply, start, k, x):
+    """Is ``x`` among the ``k`` entries of ``mv[ply]`` from ``start``?"""
+    for i in range(k):
+        if mv[ix(ply), ix(start + i)] == x:
+            return True
+    return False
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -730,12 +741,15 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
 
 
 @njit(cache=True, _nrt=False)
-def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
-    """Friend rescues: captures of attacker strings in atari next to the
-    owner's strings that touch a liberty of ``o`` (its superstring,
-    loosely): they give it air; with ``ataris``, also the liberties of such
-    attacker strings with two liberties (ataris that win a race or force a
-    connection)::
+def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk):
+    """Friend rescues: moves against the attacker strings of ``most``
+    liberties or fewer (1 to 3) next to the owner's strings that touch a
+    liberty of ``o`` (its superstring, loosely), GNU Go's
+    superstring_break_chain_moves: the capture of one in atari (air for
+    the superstring); the liberties of one with two (ataris that win a
+    race or force a connection); against three, unless it touches ``o``
+    (one of the ``nk`` listed in ``mv[ply, NBR:]``, which ``_add_break_chain``
+    reads under its own limits), ``_add_chain3_liberties``::
 
         . . . .
         X O . O
@@ -764,11 +778,43 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, ataris):
                     nseen += 1
                 kx = kb.neighbour_strings(s, f, 3 - mine, scratch[:16])
                 for j in range(kx):
-                    if s[ix(NLIB + scratch[ix(j)])] == 1:
-                        n = _add(mv, sc, ply, n, _lib(s, scratch[ix(j)], 0), score)
-                    elif s[ix(NLIB + scratch[ix(j)])] == 2 and ataris:
-                        n = _add_liberties_of(s, mv, sc, ply, n, scratch[ix(j)], SC_RESCUE_ATARI)
+                    x = np.int64(scratch[ix(j)])
+                    libs = s[ix(NLIB + x)]
+                    if libs == 1:
+                        n = _add(mv, sc, ply, n, _lib(s, x, 0), score)
+                    elif libs == 2 and most >= 2:
+                        n = _add_liberties_of(s, mv, sc, ply, n, x, SC_RESCUE_ATARI)
+                    elif libs == 3 and most >= 3 and not _listed(mv, ply, NBR, nk, x):
+                        n = _add_chain3_liberties(s, mv, sc, ply, n, x, SC_RESCUE_THREE)
     return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_chain3_liberties(s, mv, sc, ply, n, x, score):
+    """Against the attacker's string ``x`` of three liberties: its one
+    escape (a liberty where it would extend to four or more), or all three
+    when it has none; nothing when it has two (GNU Go's
+    do_find_break_chain3_moves)::
+
+        . . . . .     x (X, liberties a, b, *) escapes at * only (four
+        . O * . .     liberties): the owner blocks there; with O on the
+        . b x O .     point right of *, it has no escape, and a, b and *
+        . a X O .     are all listed
+        . O O . .
+
+    Not: the owner's stones in atari next to ``x`` (GNU Go's
+    defend_secondary_chain1_moves)."""
+    color = s[ix(COLOR + x)]
+    escape = PASS
+    for i in range(3):
+        lib = _lib(s, x, i)
+        if kb.libs_after(s, lib, color, 4) >= 4:
+            if escape != PASS:
+                return n
+            escape = lib
+    if escape != PASS:
+        return _add(mv, sc, ply, n, escape, score)
+    return _add_liberties_of(s, mv, sc, ply, n, x, score)
 
 
 @njit(cache=True, _nrt=False)
@@ -875,8 +921,13 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
     if reach and stackp <= ctx[C_SUPERSTRING]:
         scratch = mv[ix(ply), SCRATCH:KILLER]
-        ataris = stackp <= ctx[C_BREAKCHAIN]
-        n = _add_friend_rescues(s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), ataris)
+        # three-liberty attackers: against three liberties, near the root
+        # (GNU Go's defend3; its defend2 too, whose answers ours lacks)
+        three = libs == 3 and stackp <= ctx[C_BACKFILL2]
+        most = 3 if three else 1 if stackp > ctx[C_BREAKCHAIN] else 2
+        n = _add_friend_rescues(
+            s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k)
+        )
     if libs == 1:
         if reach and stackp <= ctx[C_SUPERSTRING]:
             n = _add_connections(

@@ -102,6 +102,17 @@ O O X . . . .
 X O X . . . .
 . . X . . . .
 """
+FRIEND_THREE = """
+. . . X . O . . .
+. . O X O . X . .
+X X O . X . . X .
+. O O . . . . . .
+O . . . . . . . .
+X O . . . . X . .
+X O . O . . . . .
+X X O . . . . . .
+. X . . . . . . .
+"""
 SNAPBACK = """
 . X . . O
 . . X X X
@@ -241,6 +252,17 @@ def test_a_ko_set_up_for_a_lone_stone_is_proven_code_3():
     pos = position(KO_SET_UP)
     result = unchanged_after(pos, lambda: prover().prove_defence(pos, "A2", pt(pos, "B1")))
     assert result.proven and result.code == 3, result
+
+
+def test_a_block_of_a_friends_attacker_is_proven():
+    """tests/core/test_reader.py's FRIEND_THREE: White's D7 (against
+    Black's D9-D8, next to the friend E8) saves F9, and Black's F8 first
+    takes it; both proven (code 1)."""
+    pos = position(FRIEND_THREE)
+    defence = prover(max_nodes=1_000_000)
+    result = unchanged_after(pos, lambda: defence.prove_defence(pos, "F9", pt(pos, "D7")))
+    assert result.proven and result.code == 1, result
+    attack_checked(pos, "F9", 1, {pt(pos, "F8")})
 
 
 def test_eye_kill_with_a_throw_in():

@@ -534,6 +534,27 @@ X O X . . . .
     (Q("attack A2", "1 A1"), Q("defend A2", "3 B1")),
 )
 
+# White's lone F9 on the edge.  Black's D9-D8 (liberties C9, E9, D7)
+# touches White's E8, which shares two liberties with F9.  White blocks
+# D9-D8's one escape at D7 (GNU Go's superstring_break_chain against
+# three liberties); the prover proves it (tests/core/test_prover.py).  The
+# mined gnugo-l2-19x19-s1902-m070-H19 after F19, G18 and F18, cut to 9x9.
+FRIEND_THREE = Shape(
+    "a friend's attacker of three liberties",
+    """
+. . . X . O . . .
+. . O X O . X . .
+X X O . X . . X .
+. O O . . . . . .
+O . . . . . . . .
+X O . . . . X . .
+X O . O . . . . .
+X X O . . . . . .
+. X . . . . . . .
+""",
+    (Q("attack F9", "1 F8"), Q("defend F9", "1 D7")),
+)
+
 SHAPES = [
     LADDER,
     LADDER_BREAKER,
@@ -556,6 +577,7 @@ SHAPES = [
     EYE_SHAPE,
     RACE,
     KO_SET_UP,
+    FRIEND_THREE,
 ]
 
 

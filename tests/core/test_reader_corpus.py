@@ -29,10 +29,6 @@ KNOWN = {
     # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
     # (reading._add_ko_backfills)
     "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
-    # proven 0 by the escape game at 5 M nodes (2026-12-06, 4.1 M read):
-    # White's lone first-line H19 (three liberties) reaches five; the
-    # reader answers 1 F19, GNU Go 0.
-    "gnugo-l2-19x19-s1902-m070-H19-attack.sgf": "the reader captures a stone that escapes",
 }
 # Known contradictions fixed since, kept in the fast subset.
 FIXED = {
@@ -56,6 +52,12 @@ FIXED = {
     # the capture a ko (reading._add_snapback_setups)
     "gnugo-l3-19x19-s1939-m090-A18-defend.sgf",
     "gogame-vs-gnugo-l1-19x19-s2018-m170-R18-defend.sgf",
+    # White's lone first-line H19 (three liberties), proven 0 by the escape
+    # game at 5 M nodes (2026-12-06); the reader answered 1 F19 (GNU Go 0).
+    # Fixed by the owner's block of a friend's three-liberty attacker
+    # (reading._add_chain3_liberties): after F19, G18 and F18, White's F17
+    # (tests/core/test_reader.py's FRIEND_THREE)
+    "gnugo-l2-19x19-s1902-m070-H19-attack.sgf",
 }
 
 

@@ -270,11 +270,80 @@ def test_friend_rescues_capture_next_to_a_friend():
     p, _, mv, sc = _setup(RESCUE)
     o = _origin(p, "B3")
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, False)
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0)
     assert _listed(p, mv, n) == {"D3"}
     assert _score(p, mv, sc, n, "D3") == kr.SC_RESCUE
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, True)
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0)
     assert _listed(p, mv, n) == {"D3", "A1", "B2"}  # and the atari of B1
+
+
+# White's D7 (liberties C7, D6, E7); its friend C6 touches C7 and D6, and
+# Black's B7-B6 (liberties A7, C7, B5) and C5 (B5, C4, D5) next to it.
+# B7-B6 escapes only at B5 (joining C5: five liberties); C5 escapes at C4
+# and D5.  (The position after 19 F19, G18, F18 of the mined
+# gnugo-l2-19x19-s1902-m070-H19 problem, shrunk.)
+FRIEND_THREE = """
+. X . O . . .
+O X O . X . .
+O . X . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_friend_rescues_against_three_liberties():
+    p, _, mv, sc = _setup(FRIEND_THREE)
+    o = _origin(p, "D7")
+    k = _neighbours(p, o, mv)  # E6 (four liberties)
+    scratch = mv[0, kr.SCRATCH : kr.KILLER]
+    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0) == 0
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k)
+    assert _listed(p, mv, n) == {"B5"}  # B7-B6's one escape; C5 has two
+    assert _score(p, mv, sc, n, "B5") == kr.SC_RESCUE_THREE
+    # a string listed as a neighbour of D7 is left to _add_break_chain
+    mv[0, kr.NBR + k] = _origin(p, "B7")
+    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1) == 0
+
+
+# Black's C2-C3 (liberties B2, B3, C4) in White's net: it escapes nowhere
+# (each extension leaves it three liberties), so each liberty is listed.
+NO_ESCAPE = """
+. . . . .
+. O . O .
+. . X O .
+. . X O .
+. O O . .
+"""
+
+# Without D4 it escapes at C4 (four liberties) alone: the block there.
+ONE_ESCAPE = """
+. . . . .
+. O . . .
+. . X O .
+. . X O .
+. O O . .
+"""
+
+# Without B1 too, it escapes at B2 as well: out of reach, nothing.
+TWO_ESCAPES = """
+. . . . .
+. O . . .
+. . X O .
+. . X O .
+. . O . .
+"""
+
+
+def test_chain3_liberties_block_the_one_escape_or_take_them_all():
+    for diagram, listed in ((NO_ESCAPE, {"B2", "B3", "C4"}), (ONE_ESCAPE, {"C4"})):
+        p, _, mv, sc = _setup(diagram)
+        n = kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5)
+        assert _listed(p, mv, n) == listed
+        assert _score(p, mv, sc, n, "C4") == 5
+    p, _, mv, sc = _setup(TWO_ESCAPES)
+    assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5) == 0
 
 
 def test_tenuki_is_a_pass_scored_last():
