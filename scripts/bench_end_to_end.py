@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Time a whole .tst file piped through a fresh engine, split where it goes.
+
+Contract
+--------
+Every command of the file (``loadsgf`` paths made absolute, test numbers
+and ``#?`` lines dropped), then ``quit``, is sent to a fresh process of
+each engine, one command at a time: each answer is awaited before the
+next command goes, so the clock shows where the time goes.  Per run and
+engine: ``first`` (start to the first answer: the process start, its
+imports and the first command), ``rest`` (the first answer to the last),
+``loadsgf`` (the round trips of the ``loadsgf`` commands after the
+first) and ``total`` (start to exit).  The engines alternate run by run
+(``--runs``, default 7); one line an engine gives the medians and
+ranges, and the ratio of gogame's medians to the other engine's.
+
+This is the README's end-to-end row (#20).  Not done: a warm numba cache
+is assumed (run ``gogame warmup`` first), and nothing is checked in the
+answers (``gogame regress`` judges them).  Nothing is written.
+
+Usage: ``python3 scripts/bench_end_to_end.py [TST] [--runs 7]
+[--engine "/usr/games/gnugo --mode gtp"] [--json]``
+"""
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+from gogame.tools.regress import _resolve, parse_tst
+
+TST = os.path.join(
+    os.path.dirname(__file__), "..", "..", "shared", "regress", "gnugo", "reading.tst"
+)
+GOGAME = [sys.executable, "-m", "gogame", "gtp"]
+KEYS = ("first", "rest", "loadsgf", "total")
+
+
+def commands(path):
+    """The file's commands in order, then ``quit``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    with open(path, encoding="utf-8", errors="replace") as f:
+        items = parse_tst(f.read())
+    lines = [_resolve(it[2] if it[0] == "setup" else it[3], folder) for it in items]
+    return lines + ["quit"]
+
+
+def one_run(argv, lines):
+    """{first, rest, loadsgf, total} seconds of one fresh process."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out, buf, marks, loads = p.stdin.fileno(), b"", [], 0.0
+    for i, line in enumerate(lines):
+        try:
+            os.write(out, line.encode() + b"\n")
+            while b"\n\n" not in buf:
+                chunk = os.read(p.stdout.fileno(), 65536)
+                if not chunk:
+                    raise BrokenPipeError
+                buf += chunk
+        except BrokenPipeError:
+            raise SystemExit(f"bench_end_to_end: {argv[0]} ended at {line!r}") from None
+        buf = buf.split(b"\n\n", 1)[1]
+        marks.append(time.perf_counter() - t0)
+        if i and line.startswith("loadsgf"):
+            loads += marks[-1] - marks[-2]
+    p.stdin.close()
+    p.wait()
+    total = time.perf_counter() - t0
+    return {"first": marks[0], "rest": marks[-1] - marks[0], "loadsgf": loads, "total": total}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("tst", nargs="?", default=TST)
+    p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--engine", default="/usr/games/gnugo --mode gtp", help="the other engine")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    if not os.path.exists(args.tst):
+        print(f"bench_end_to_end: no such file: {args.tst}", file=sys.stderr)
+        return 2
+    lines = commands(args.tst)
+    engines = {"gogame": GOGAME, args.engine: shlex.split(args.engine)}
+    runs = {name: [] for name in engines}
+    for _ in range(args.runs):
+        for name, engine_argv in engines.items():
+            runs[name].append(one_run(engine_argv, lines))
+    report = {name: {k: [round(r[k], 4) for r in rs] for k in KEYS} for name, rs in runs.items()}
+    medians = {n: {k: statistics.median(v[k]) for k in KEYS} for n, v in report.items()}
+    if args.json:
+        print(json.dumps({"commands": len(lines), "runs": report, "medians": medians}))
+        return 0
+    other = medians[args.engine]
+    for name, med in medians.items():
+        cells = [
+            f"{k} {med[k]:.3f} s ({min(report[name][k]):.3f}-{max(report[name][k]):.3f}"
+            + (f", {med[k] / other[k]:.2f}x)" if name == "gogame" and other[k] else ")")
+            for k in KEYS
+        ]
+        print(f"{name}: " + "; ".join(cells))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
