@@ -867,11 +867,32 @@ def _keep_near_edge(s, mv, sc, ply, n0, n):
     return kept
 
 
+@njit(cache=True, _nrt=False)
+def _unfillable(s, o):
+    """Neither liberty of ``o`` (two liberties) can be filled by the
+    attacker: each would be a suicide, so ``o`` may be safe without a
+    move, however deep, and the attacker must first play outside::
+
+        O O O O O     X (the target) has two eyes, a and b: a White
+        X X X X O     stone on either takes nothing and has no liberty
+        X a X b X
+        X X X X X
+
+    Not: fills that are self-ataris (they may be throw-ins the attacker's
+    deep moves would not answer); legality as ``libs_after`` sees it."""
+    other = 3 - s[ix(COLOR + o)]
+    first = kb.libs_after(s, _lib(s, o, 0), other, 2)
+    return first == 0 and kb.libs_after(s, _lib(s, o, 1), other, 2) == 0
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_tenuki(mv, sc, ply, n):
     """Tenuki: PASS as the owner's last candidate, for a string of two
     liberties that may be safe already (the attacker must then show a
-    capture).
+    capture): up to ``break_chain_depth``, and deeper where neither
+    liberty can be filled (``_unfillable``), as GNU Go checks at any depth
+    that an attack that seems to work still works if the owner does not
+    answer.
 
     Not: a tenuki at one liberty (the attacker captures) or at three."""
     return _add(mv, sc, ply, n, PASS, SC_TENUKI)
@@ -939,7 +960,7 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         if reach and stackp <= ctx[C_DEPTH]:
             n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
             n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
-        if stackp <= ctx[C_BREAKCHAIN]:
+        if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
             n = _add_tenuki(mv, sc, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:
         n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))

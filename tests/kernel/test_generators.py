@@ -352,6 +352,42 @@ def test_tenuki_is_a_pass_scored_last():
     assert n == 1 and mv[0, 0] == PASS and sc[0, 0] == kr.SC_TENUKI
 
 
+# Black's string (liberties B2 and D2) has two eyes: White's stone on
+# either would be a suicide.
+TWO_EYES = """
+. . . . .
+O O O O O
+X X X X O
+X . X . X
+X X X X X
+"""
+
+# With White on E2, White's D2 joins its wall: that liberty can be filled.
+FALSE_EYE = """
+. . . . .
+O O O O O
+X X X X O
+X . X . O
+X X X X X
+"""
+
+
+def test_the_owner_may_pass_deep_down_only_where_no_liberty_can_be_filled():
+    """Up to break_chain_depth the owner's two-liberty string may always
+    tenuki; deeper only when the attacker cannot fill either liberty
+    (``_unfillable``), as in the eye shape of the mined tournament problem
+    olympiad2003-aya_vs_gnugo-m210-Q7 (proven 1 S8; the owner must pass
+    at stackp 8 of the proof's line)."""
+    for diagram, deep_pass in ((TWO_EYES, True), (FALSE_EYE, False)):
+        p, ctx, mv, sc = _setup(diagram)
+        o = _origin(p, "A1")
+        assert kr._unfillable(p.s, o) == deep_pass
+        k = _neighbours(p, o, mv)
+        for stackp, listed in ((ctx[kr.C_BREAKCHAIN], True), (ctx[kr.C_BREAKCHAIN] + 1, deep_pass)):
+            n = kr._defend_moves(p.s, ctx, mv, sc, 0, o, 2, int(stackp), k)
+            assert (PASS in mv[0, :n]) == listed, (diagram, stackp)
+
+
 # White's lone D5, in atari at C5, which Black takes only by a ko; filling
 # C5 would join White's B5-B4-C4 (liberties A5, A4, B3, C3; A5 a
 # self-atari for Black).
