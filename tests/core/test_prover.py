@@ -10,6 +10,7 @@ from gogame.core.prover import Prover
 from gogame.kernel import prover as kp
 from gogame.kernel.layout import BLACK
 from tests.helpers.diagrams import position, swap_colors
+from tests.helpers.shapes import FRIEND_THREE
 from tests.kernel.test_prover import Exhaustive
 
 LADDER = """
@@ -101,17 +102,6 @@ KO_SET_UP = """
 O O X . . . .
 X O X . . . .
 . . X . . . .
-"""
-FRIEND_THREE = """
-. . . X . O . . .
-. . O X O . X . .
-X X O . X . . X .
-. O O . . . . . .
-O . . . . . . . .
-X O . . . . X . .
-X O . O . . . . .
-X X O . . . . . .
-. X . . . . . . .
 """
 SNAPBACK = """
 . X . . O

@@ -32,7 +32,7 @@ import pytest
 
 from gogame.core.coords import format_gtp
 from gogame.core.reader import Reader
-from tests.helpers import diagrams
+from tests.helpers import diagrams, shapes
 from tests.helpers.gnugo import GNUGO, needs_gnugo
 
 NODE_LIMIT = 500_000
@@ -541,17 +541,7 @@ X O X . . . .
 # mined gnugo-l2-19x19-s1902-m070-H19 after F19, G18 and F18, cut to 9x9.
 FRIEND_THREE = Shape(
     "a friend's attacker of three liberties",
-    """
-. . . X . O . . .
-. . O X O . X . .
-X X O . X . . X .
-. O O . . . . . .
-O . . . . . . . .
-X O . . . . X . .
-X O . O . . . . .
-X X O . . . . . .
-. X . . . . . . .
-""",
+    shapes.FRIEND_THREE,
     (Q("attack F9", "1 F8"), Q("defend F9", "1 D7")),
 )
 

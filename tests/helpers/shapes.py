@@ -81,3 +81,19 @@ X X X X X X . O .
 X X O . X O O X O
 . . . O X . . . .
 """
+
+# White's lone F9 on the edge; Black's D9-D8 (three liberties) touches
+# White's E8, which shares two liberties with F9.  White's D7 blocks its
+# one escape (the mined gnugo-l2-19x19-s1902-m070-H19 after F19, G18 and
+# F18, cut to 9x9): tests/core/test_reader.py and test_prover.py.
+FRIEND_THREE = """
+. . . X . O . . .
+. . O X O . X . .
+X X O . X . . X .
+. O O . . . . . .
+O . . . . . . . .
+X O . . . . X . .
+X O . O . . . . .
+X X O . . . . . .
+. X . . . . . . .
+"""
