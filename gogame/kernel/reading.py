@@ -741,7 +741,7 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
 
 
 @njit(cache=True, _nrt=False)
-def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk):
+def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk, capturing):
     """Friend rescues: moves against the attacker strings of ``most``
     liberties or fewer (1 to 3) next to the owner's strings that touch a
     liberty of ``o`` (its superstring, loosely), GNU Go's
@@ -749,7 +749,8 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk):
     the superstring); the liberties of one with two (ataris that win a
     race or force a connection); against three, unless it touches ``o``
     (one of the ``nk`` listed in ``mv[ply, NBR:]``, which ``_add_break_chain``
-    reads under its own limits), ``_add_chain3_liberties``::
+    reads under its own limits), ``_add_chain3_liberties`` (with
+    ``capturing``, only its moves that capture)::
 
         . . . .
         X O . O
@@ -785,16 +786,17 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk):
                     elif libs == 2 and most >= 2:
                         n = _add_liberties_of(s, mv, sc, ply, n, x, SC_RESCUE_ATARI)
                     elif libs == 3 and most >= 3 and not _listed(mv, ply, NBR, nk, x):
-                        n = _add_chain3_liberties(s, mv, sc, ply, n, x, SC_RESCUE_THREE)
+                        n = _add_chain3_liberties(s, mv, sc, ply, n, x, SC_RESCUE_THREE, capturing)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_chain3_liberties(s, mv, sc, ply, n, x, score):
+def _add_chain3_liberties(s, mv, sc, ply, n, x, score, capturing):
     """Against the attacker's string ``x`` of three liberties: its one
     escape (a liberty where it would extend to four or more), or all three
     when it has none; nothing when it has two (GNU Go's
-    do_find_break_chain3_moves)::
+    do_find_break_chain3_moves); with ``capturing``, only such a move
+    that captures something (a block that gains liberties at once)::
 
         . . . . .     x (X, liberties a, b, *) escapes at * only (four
         . O * . .     liberties): the owner blocks there; with O on the
@@ -812,9 +814,14 @@ def _add_chain3_liberties(s, mv, sc, ply, n, x, score):
             if escape != PASS:
                 return n
             escape = lib
-    if escape != PASS:
-        return _add(mv, sc, ply, n, escape, score)
-    return _add_liberties_of(s, mv, sc, ply, n, x, score)
+    for i in range(3):
+        lib = _lib(s, x, i)
+        if escape != PASS and lib != escape:
+            continue
+        if capturing and not _captures(s, lib, 3 - color):
+            continue
+        n = _add(mv, sc, ply, n, lib, score)
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -942,12 +949,14 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
     if reach and stackp <= ctx[C_SUPERSTRING]:
         scratch = mv[ix(ply), SCRATCH:KILLER]
-        # three-liberty attackers: against three liberties, near the root
-        # (GNU Go's defend3; its defend2 too, whose answers ours lacks)
-        three = libs == 3 and stackp <= ctx[C_BACKFILL2]
-        most = 3 if three else 1 if stackp > ctx[C_BREAKCHAIN] else 2
+        ataris = stackp <= ctx[C_BREAKCHAIN]
+        # three-liberty attackers: against three liberties near the root
+        # (GNU Go's defend3); against two only by a capture (its defend2,
+        # whose quiet blocks our attacker cannot always answer)
+        three = (libs == 3 and stackp <= ctx[C_BACKFILL2]) or (libs == 2 and ataris)
+        most = 3 if three else 2 if ataris else 1
         n = _add_friend_rescues(
-            s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k)
+            s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k), libs == 2
         )
     if libs == 1:
         if reach and stackp <= ctx[C_SUPERSTRING]:

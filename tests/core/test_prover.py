@@ -10,7 +10,7 @@ from gogame.core.prover import Prover
 from gogame.kernel import prover as kp
 from gogame.kernel.layout import BLACK
 from tests.helpers.diagrams import position, swap_colors
-from tests.helpers.shapes import FRIEND_THREE
+from tests.helpers.shapes import FRIEND_THREE, FRIEND_THREE_CAPTURE
 from tests.kernel.test_prover import Exhaustive
 
 LADDER = """
@@ -253,6 +253,16 @@ def test_a_block_of_a_friends_attacker_is_proven():
     result = unchanged_after(pos, lambda: defence.prove_defence(pos, "F9", pt(pos, "D7")))
     assert result.proven and result.code == 1, result
     attack_checked(pos, "F9", 1, {pt(pos, "F8")})
+
+
+@pytest.mark.slow
+def test_a_block_that_takes_a_stone_by_a_ko_is_proven_code_3():
+    """tests/core/test_reader.py's FRIEND_THREE_CAPTURE: White's E7 (the
+    block that takes D7) saves H6 under model 0 (4 M nodes, about 25 s)."""
+    pos = position(FRIEND_THREE_CAPTURE)
+    defence = prover(max_nodes=5_000_000)
+    result = unchanged_after(pos, lambda: defence.prove_defence(pos, "H6", pt(pos, "E7")))
+    assert result.proven and result.code == 3, result
 
 
 def test_eye_kill_with_a_throw_in():

@@ -545,6 +545,15 @@ FRIEND_THREE = Shape(
     (Q("attack F9", "1 F8"), Q("defend F9", "1 D7")),
 )
 
+# Against two liberties the owner blocks a friend's three-liberty attacker
+# only by a capture: White's E7 takes D7 (GNU Go: 2 E7; proven 3 E7 in
+# tests/core/test_prover.py), where a quiet block may be a false defence.
+FRIEND_THREE_CAPTURE = Shape(
+    "a friend's attacker of three liberties blocked by a capture",
+    shapes.FRIEND_THREE_CAPTURE,
+    (Q("attack H6", "1 G9"), Q("defend H6", "[123] E7")),
+)
+
 SHAPES = [
     LADDER,
     LADDER_BREAKER,
@@ -568,6 +577,7 @@ SHAPES = [
     RACE,
     KO_SET_UP,
     FRIEND_THREE,
+    FRIEND_THREE_CAPTURE,
 ]
 
 

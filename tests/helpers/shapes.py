@@ -97,3 +97,19 @@ X O . O . . . . .
 X X O . . . . . .
 . X . . . . . . .
 """
+
+# White's H6-H7-J7-J8-J9-H9 (liberties G9 and H8); its friend F8-G8 touches
+# both.  Black's E8-E9-F9 (liberties D9, E7, G9) escapes at E7 alone, and
+# White's block there takes D7 (a ko): the mined
+# olympiad2003-gnugo_vs_neurogo-m250-H16 (proven 3 E17), cut to 9x9.
+FRIEND_THREE_CAPTURE = """
+. . . . X X . O O
+. . O O X O O . O
+. . O X . X X O O
+. . O O X . X O X
+. . O X . X . X X
+. O X . X X . X .
+. O X X X . X . X
+. . X X O O . X .
+. X . O . . . X .
+"""

@@ -8,7 +8,7 @@ from gogame.core.coords import format_gtp
 from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import COLOR, ORIGIN, PASS
-from tests.helpers import diagrams
+from tests.helpers import diagrams, shapes
 from tests.helpers.shapes import CHAIN_BACKFILL
 
 
@@ -270,10 +270,10 @@ def test_friend_rescues_capture_next_to_a_friend():
     p, _, mv, sc = _setup(RESCUE)
     o = _origin(p, "B3")
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0)
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0, False)
     assert _listed(p, mv, n) == {"D3"}
     assert _score(p, mv, sc, n, "D3") == kr.SC_RESCUE
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0)
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False)
     assert _listed(p, mv, n) == {"D3", "A1", "B2"}  # and the atari of B1
 
 
@@ -282,7 +282,7 @@ def test_friend_rescues_capture_next_to_a_friend():
 # B7-B6 escapes only at B5 (joining C5: five liberties); C5 escapes at C4
 # and D5.  (The position after 19 F19, G18, F18 of the mined
 # gnugo-l2-19x19-s1902-m070-H19 problem, shrunk.)
-FRIEND_THREE = """
+FRIEND_THREE_7 = """
 . X . O . . .
 O X O . X . .
 O . X . . . .
@@ -294,17 +294,31 @@ O . X . . . .
 
 
 def test_friend_rescues_against_three_liberties():
-    p, _, mv, sc = _setup(FRIEND_THREE)
+    p, _, mv, sc = _setup(FRIEND_THREE_7)
     o = _origin(p, "D7")
     k = _neighbours(p, o, mv)  # E6 (four liberties)
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0) == 0
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k)
+    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False) == 0
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, False)
     assert _listed(p, mv, n) == {"B5"}  # B7-B6's one escape; C5 has two
     assert _score(p, mv, sc, n, "B5") == kr.SC_RESCUE_THREE
+    # B5 captures nothing: not listed against two liberties
+    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True) == 0
     # a string listed as a neighbour of D7 is left to _add_break_chain
     mv[0, kr.NBR + k] = _origin(p, "B7")
-    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1) == 0
+    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1, False) == 0
+
+
+def test_friend_rescues_against_two_liberties_block_only_by_a_capture():
+    """FRIEND_THREE_CAPTURE: White's E7, the block of E8-E9-F9's one
+    escape, takes D7."""
+    p, _, mv, sc = _setup(shapes.FRIEND_THREE_CAPTURE)
+    o = _origin(p, "H6")
+    k = _neighbours(p, o, mv)
+    scratch = mv[0, kr.SCRATCH : kr.KILLER]
+    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True)
+    assert "E7" in _listed(p, mv, n)
+    assert _score(p, mv, sc, n, "E7") == kr.SC_RESCUE_THREE
 
 
 # Black's C2-C3 (liberties B2, B3, C4) in White's net: it escapes nowhere
