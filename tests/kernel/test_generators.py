@@ -353,11 +353,13 @@ TWO_ESCAPES = """
 def test_chain3_liberties_block_the_one_escape_or_take_them_all():
     for diagram, listed in ((NO_ESCAPE, {"B2", "B3", "C4"}), (ONE_ESCAPE, {"C4"})):
         p, _, mv, sc = _setup(diagram)
-        n = kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5)
+        n = kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, False)
         assert _listed(p, mv, n) == listed
         assert _score(p, mv, sc, n, "C4") == 5
+        # none of them captures: nothing when only captures may block
+        assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, True) == 0
     p, _, mv, sc = _setup(TWO_ESCAPES)
-    assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5) == 0
+    assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, False) == 0
 
 
 def test_tenuki_is_a_pass_scored_last():
