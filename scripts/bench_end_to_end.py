@@ -5,8 +5,9 @@ Contract
 --------
 Every command of the file (``loadsgf`` paths made absolute, test numbers
 and ``#?`` lines dropped), then ``quit``, is sent to a fresh process of
-each engine, one command at a time: each answer is awaited before the
-next command goes, so the clock shows where the time goes.  Per run and
+each engine through ``gogame.gtp.client.GtpClient``, one command at a
+time: each answer is awaited before the next command goes, so the clock
+shows where the time goes.  Per run and
 engine: ``first`` (start to the first answer: the process start, its
 imports and the first command), ``rest`` (the first answer to the last),
 ``loadsgf`` (the round trips of the ``loadsgf`` commands after the
@@ -27,10 +28,10 @@ import json
 import os
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 
+from gogame.gtp.client import EngineError, GtpClient
 from gogame.tools.regress import _resolve, parse_tst
 
 TST = os.path.join(
@@ -52,24 +53,16 @@ def commands(path):
 def one_run(argv, lines):
     """{first, rest, loadsgf, total} seconds of one fresh process."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    out, buf, marks, loads = p.stdin.fileno(), b"", [], 0.0
-    for i, line in enumerate(lines):
-        try:
-            os.write(out, line.encode() + b"\n")
-            while b"\n\n" not in buf:
-                chunk = os.read(p.stdout.fileno(), 65536)
-                if not chunk:
-                    raise BrokenPipeError
-                buf += chunk
-        except BrokenPipeError:
-            raise SystemExit(f"bench_end_to_end: {argv[0]} ended at {line!r}") from None
-        buf = buf.split(b"\n\n", 1)[1]
-        marks.append(time.perf_counter() - t0)
-        if i and line.startswith("loadsgf"):
-            loads += marks[-1] - marks[-2]
-    p.stdin.close()
-    p.wait()
+    marks, loads = [], 0.0
+    try:
+        with GtpClient(argv) as engine:
+            for i, line in enumerate(lines):
+                engine.send(line)
+                marks.append(time.perf_counter() - t0)
+                if i and line.startswith("loadsgf"):
+                    loads += marks[-1] - marks[-2]
+    except EngineError:
+        raise SystemExit(f"bench_end_to_end: {argv[0]} ended at {line!r}") from None
     total = time.perf_counter() - t0
     return {"first": marks[0], "rest": marks[-1] - marks[0], "loadsgf": loads, "total": total}
 

@@ -244,10 +244,10 @@ def _add(mv, sc, ply, n, pos, score):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _listed(mv, ply, start, k, x):
-    """Is ``x`` among the ``k`` entries of ``mv[ply]`` from ``start``?"""
+def _listed(row, k, x):
+    """Is ``x`` among the first ``k`` entries of ``row``?"""
     for i in range(k):
-        if mv[ix(ply), ix(start + i)] == x:
+        if row[ix(i)] == x:
             return True
     return False
 
@@ -763,16 +763,13 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk, capturin
     mine = s[ix(COLOR + o)]
     seen = scratch[16:24]  # friends already looked at
     nseen = 0
+    nbr = mv[ix(ply), NBR:SCRATCH]  # the target's own neighbours
     for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[ix(COLOR + q)] == mine and s[ix(ORIGIN + q)] != o:
                 f = s[ix(ORIGIN + q)]
-                known = False
-                for i in range(nseen):
-                    if seen[ix(i)] == f:
-                        known = True
-                if known:
+                if _listed(seen, nseen, f):
                     continue
                 if nseen < 8:
                     seen[ix(nseen)] = f
@@ -785,7 +782,7 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk, capturin
                         n = _add(mv, sc, ply, n, _lib(s, x, 0), score)
                     elif libs == 2 and most >= 2:
                         n = _add_liberties_of(s, mv, sc, ply, n, x, SC_RESCUE_ATARI)
-                    elif libs == 3 and most >= 3 and not _listed(mv, ply, NBR, nk, x):
+                    elif libs == 3 and most >= 3 and not _listed(nbr, nk, x):
                         n = _add_chain3_liberties(s, mv, sc, ply, n, x, SC_RESCUE_THREE, capturing)
     return n
 
@@ -1088,10 +1085,8 @@ def _contact(s, m, color, o, nbr, k):
             captures = True
             if x != o:
                 gain += _touching(s, x, o)
-        if xl <= 3:
-            for j in range(k):
-                if nbr[ix(j)] == x:
-                    bonus += 10 * (4 - xl)
+        if xl <= 3 and _listed(nbr, k, x):
+            bonus += 10 * (4 - xl)
     return adjacent, captures, gain, bonus
 
 
