@@ -579,8 +579,8 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
-    to ``break_chain_depth``, as deep as the owner's ataris and race moves
-    against them, so that each has its answer; at any depth with the very
+    to ``break_chain_depth``, a ply below the owner's race moves against
+    them, so that each has its answer; at any depth with the very
     same two liberties as ``o``): ``_add_save`` when in atari, against
     three liberties or more, or with the very same two liberties as ``o``;
     ``_add_far_race`` near the root when one liberty is shared.  With the
@@ -688,9 +688,10 @@ def _add_chain_backfills(s, mv, sc, ply, n, x, o, mine):
 def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
     """Race moves (semeai of ``o`` against its neighbour ``x``, three
     liberties or more): ``x``'s liberties when it has at most ``slack``
-    liberties more than ``o`` (plus the shared ones against two), up to
-    ``break_chain_depth`` for a short neighbour (three liberties, one stone
-    only against two), else ``backfill2_depth``::
+    liberties more than ``o`` (plus the shared ones against two), up to a
+    ply before ``break_chain_depth`` for a short neighbour (three liberties,
+    one stone only against two), so that the attacker's save of it
+    (``_add_attacker_saves``) answers each, else ``backfill2_depth``::
 
         . * * .
         * X X *
@@ -701,7 +702,9 @@ def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
     semeai reader; a neighbour with escapes (``_add_race_liberties``)."""
     xl = s[ix(NLIB + x)]
     near = (
-        ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1) else ctx[C_BACKFILL2]
+        ctx[C_BREAKCHAIN] - 1
+        if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1)
+        else ctx[C_BACKFILL2]
     )
     if stackp <= near and xl <= libs + slack + (_shared(s, i64(x), i64(o)) if libs == 2 else 0):
         n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))

@@ -255,6 +255,49 @@ def test_race_moves_against_one_liberty_more_only_with_slack():
     assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 2, 0, 0) == 0
 
 
+# White's B2-C2-C1 (liberties A2, B1, C3) against Black's D2-D1 (D3, E2,
+# E1; no escape to six liberties): a race of three liberties each.  After
+# White's race move at E2, Black's D2-D1 has two (D3, E1).
+SHORT_RACE = """
+. . . . . .
+. . . . . .
+. . . . . .
+. X . . . .
+. O O X . .
+. . O X . .
+"""
+
+SHORT_RACE_AFTER = """
+. . . . . .
+. . . . . .
+. . . . . .
+. X . . . .
+. O O X O .
+. . O X . .
+"""
+
+
+def test_every_race_move_has_the_attacker_s_answer_one_ply_down():
+    """The owner's race moves against a short neighbour end one ply before
+    the attacker's saves of a two-liberty neighbour (``break_chain_depth``),
+    so the deepest of them still meets its answer: without it, the race
+    move at ``break_chain_depth`` defended falsely (the mined tournament
+    problem kgs-20040507-GnuGoCVS-read-m210-J1, proven 2 H1: White's K5 at
+    stackp 7 of the proof's line, Black's L5 one ply down)."""
+    p, ctx, mv, sc = _setup(SHORT_RACE)
+    o, x = _origin(p, "B2"), _origin(p, "D2")
+    last = int(ctx[kr.C_BREAKCHAIN]) - 1
+    n = kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last, 0)
+    assert _listed(p, mv, n) == {"D3", "E2", "E1"}
+    assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last + 1, 0) == 0
+    p, ctx, mv, sc = _setup(SHORT_RACE_AFTER)
+    o = _origin(p, "B2")
+    k = _neighbours(p, o, mv)
+    n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 1, k)
+    assert _listed(p, mv, n) == {"D3", "E1"}
+    assert kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 2, k) == 0
+
+
 # White's B3 (liberties A3, B4, C3, B2); its friend C1-C2 touches Black's
 # D1-D2 (in atari at D3) and Black's B1 (A1, B2).
 RESCUE = """
