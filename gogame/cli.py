@@ -340,6 +340,7 @@ def _mine(args, parser=None):
         return 2
     settings = MineSettings(
         every=args.every,
+        offset=args.offset,
         prove_nodes=args.prove_nodes,
         gnugo=not args.no_gnugo and gnugo_installed(),
         moves=args.moves,
@@ -400,6 +401,13 @@ def _add_mine(sub):
         default=10,
         metavar="N",
         help="examine the position after every N-th move (default 10)",
+    )
+    p.add_argument(
+        "--offset",
+        type=jobs.int_in(0, 100000, "offset"),
+        default=0,
+        metavar="K",
+        help="with --every N: after moves K, K+N, K+2N ... instead (default 0)",
     )
     p.add_argument(
         "--moves",

@@ -1,9 +1,9 @@
 """Mine game records for tactical problems on which the answers disagree.
 
 ``gogame mine`` (see ``docs/mine.md``).  For every sampled position of each
-game (after every ``every``-th move) and every string with at most four
-liberties, two questions are asked, ``attack`` and ``defend``, of three
-oracles:
+game (after every ``every``-th move, from move ``offset``) and every
+string with at most four liberties, two questions are asked, ``attack``
+and ``defend``, of three oracles:
 
 * gogame's fast ``Reader`` (code, move and the nodes it read; one reader and
   cache per game, so a count may be lowered by what earlier questions of the
@@ -84,10 +84,12 @@ WARM_GAME = b"(;SZ[5]AB[bb]AW[cb][bc];B[cc];W[dc];B[bd];W[cd])"
 
 @dataclass(frozen=True)
 class MineSettings:
-    """What a mining job asks: every ``every``-th position, the prover's
-    node budget, GNU Go or not, the first ``moves`` moves only (None: all)."""
+    """What a mining job asks: every ``every``-th position from move
+    ``offset`` on, the prover's node budget, GNU Go or not, the first
+    ``moves`` moves only (None: all)."""
 
     every: int = 10
+    offset: int = 0
     prove_nodes: int = 200_000
     gnugo: bool = True
     moves: int | None = None
@@ -336,7 +338,8 @@ class _Miner:
                 pass
 
     def after(self, number: int) -> None:
-        if number % self.settings.every:
+        offset = self.settings.offset
+        if number < offset or (number - offset) % self.settings.every:
             return
         self.out["positions"] += 1
         if self.gnugo is not None:
@@ -575,6 +578,7 @@ def mine_games(
         out=str(out_dir),
         gnugo=settings.gnugo,
         every=settings.every,
+        offset=settings.offset,
         prove_nodes=settings.prove_nodes,
         wall_seconds=time.perf_counter() - t0,
     )

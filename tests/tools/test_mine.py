@@ -230,6 +230,17 @@ def test_no_gnugo_runs_without_it(tmp_path, monkeypatch, capsys):
     assert all(e["gnugo"] is None for e in index)
 
 
+def test_offset_shifts_the_sampled_positions(tmp_path, monkeypatch):
+    """``--offset 5`` with ``--every 10``: the positions after moves 5, 15,
+    25 and 35 of the first 40, each named by its move."""
+    settings = mine.MineSettings(every=10, offset=5, moves=40, gnugo=False, prove_nodes=BUDGET)
+    summary, index, _ = run(tmp_path, monkeypatch, None, "off", settings=settings)
+    assert summary["positions"] == 4 and summary["offset"] == 5
+    moves = {e["source"]["move"] for e in index}
+    assert moves and moves <= {5, 15, 25, 35}
+    assert all(f"-m{e['source']['move']:03d}-" in e["file"] for e in index)
+
+
 @pytest.mark.slow
 def test_workers_give_the_same_index(tmp_path, monkeypatch):
     settings = mine.MineSettings(every=5, moves=30, gnugo=False, prove_nodes=BUDGET)
