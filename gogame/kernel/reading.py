@@ -1702,6 +1702,57 @@ def _insert_captures(mv, ply, i, n, cut_i, c0, c1):
     return np.int64(lazy_i - 1), np.int64(n), np.int64(lazy_i)
 
 
+@njit(cache=True, _nrt=False)
+def _in_atari_next_to(s, x, o):
+    """Is ``x`` a string in atari next to the target ``o``?"""
+    return s[ix(NLIB + x)] == 1 and _touching(s, x, o) > 0
+
+
+@njit(cache=True, _nrt=False)
+def _saves_neighbour(s, m, o, color):
+    """Does ``color`` (the attacker) playing ``m`` save a string of its own
+    in atari next to the target ``o``: at that string's last liberty, or by
+    taking an owner string in atari next to it::
+
+        . O O X .     Black's C2 (in atari at C1) touches the target (O):
+        . O X O X     C1 saves it, and so does D1, which takes D2
+        . . * * .
+
+    Not: saves of strings with two liberties (``_add_attacker_saves``)."""
+    w = s[H_W]
+    for q in (m - 1, m + 1, m - w, m + w):
+        c = s[ix(COLOR + q)]
+        if c == color and _in_atari_next_to(s, i64(s[ix(ORIGIN + q)]), o):
+            return True
+        if c != 3 - color or s[ix(NLIB + s[ix(ORIGIN + q)])] != 1:
+            continue
+        y = s[ix(ORIGIN + q)]
+        p = y
+        while True:
+            for r in (p - 1, p + 1, p - w, p + w):
+                if s[ix(COLOR + r)] == color and _in_atari_next_to(s, i64(s[ix(ORIGIN + r)]), o):
+                    return True
+            p = s[ix(NEXT + p)]
+            if p == y:
+                break
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _save_past_tries(s, ctx, m, target, attack, tries, max_tries, second):
+    """Whether a first-pass move past the try limit is tried all the same:
+    in the plies of the few tries (up to ``branch_depth`` less
+    ``BRANCH_PLIES``), the attacker's save of a string of its own in atari
+    next to the target (``_saves_neighbour``), which the owner would take
+    after any other move.  Not deeper, where one or two tries are the
+    rule."""
+    if not attack or second or m == PASS or tries < max_tries:
+        return False
+    if s[H_STACKP] > ctx[C_BRANCH] - BRANCH_PLIES:
+        return False
+    return _saves_neighbour(s, m, i64(s[ix(ORIGIN + target)]), i64(3 - s[ix(COLOR + target)]))
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i):
     """The max_tries rule on a first-pass move (tenuki and ladder captures
@@ -1834,9 +1885,8 @@ def _read(
     # the loop's state, exactly typed (literals would specialise the helpers)
     c0 = c1 = best_move = np.int64(PASS)
     best = k = ndef = tries = np.int64(0)  # ndef: moves deferred (ABDADA)
-    i = np.int64(-1)
     best_i = cut_i = lazy_i = np.int64(MAXMOVES)  # first cut by max_tries, added by ladders
-    second = searched = np.bool_(False)
+    i, second, searched = np.int64(-1), np.bool_(False), np.bool_(False)
     while True:
         what, idx, i, k, second = _step(mv, ply, n, i, k, ndef, second, lazy, best, beta, best_i)
         if what == STEP_DONE:
@@ -1860,9 +1910,10 @@ def _read(
             i, n, lazy_i = _insert_captures(mv, ply, i, n, cut_i, c0, c1)
             continue
         m = mv[ix(ply), ix(idx)]
-        skip, tries, cut_i = _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i)
-        if skip:
-            continue
+        if not _save_past_tries(s, ctx, m, target, attack, tries, max_tries, second):
+            skip, tries, cut_i = _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i)
+            if skip:
+                continue
         r = _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta)
         if r >= 0:
             return r

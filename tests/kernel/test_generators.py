@@ -7,7 +7,7 @@ White; which side is the owner is said with each."""
 from gogame.core.coords import format_gtp
 from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
-from gogame.kernel.layout import COLOR, ORIGIN, PASS
+from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
 from tests.helpers import diagrams, shapes
 from tests.helpers.shapes import CHAIN_BACKFILL
 
@@ -296,6 +296,41 @@ def test_every_race_move_has_the_attacker_s_answer_one_ply_down():
     n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 1, k)
     assert _listed(p, mv, n) == {"D3", "E1"}
     assert kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 2, k) == 0
+
+
+# Black's C2, next to White's target B3-C3-B2, is in atari at C1; White's
+# D2, in atari at D1, touches it.
+SAVES = """
+. . . . .
+. . . . .
+. O O X .
+. O X O X
+. . . . .
+"""
+
+
+def test_saves_of_an_attacker_string_in_atari_next_to_the_target():
+    p, _, _, _ = _setup(SAVES)
+    o = _origin(p, "B3")
+    points = ("A1", "B1", "C1", "D1", "E1", "A3", "E3", "C4", "D4")
+    saves = {v for v in points if kr._saves_neighbour(p.s, p.pos(v), o, BLACK)}
+    assert saves == {"C1", "D1"}  # extend, or take D2
+
+
+def test_saves_are_tried_past_the_few_tries_only():
+    """Past the try limit, up to branch_depth less BRANCH_PLIES, the
+    attacker still saves its string in atari (the shifted tournament set's
+    nando-meijin27_g1-m030-B16, proven 2 C17: at stackp 8 of the proof's
+    line White's two ataris on the target took its three tries, and E19,
+    which saves White's string in atari, was fourth)."""
+    p, ctx, _, _ = _setup(SAVES)
+    target, c1, a3 = p.pos("B3"), p.pos("C1"), p.pos("A3")
+    assert kr._save_past_tries(p.s, ctx, c1, target, True, 3, 3, False)
+    assert not kr._save_past_tries(p.s, ctx, a3, target, True, 3, 3, False)
+    assert not kr._save_past_tries(p.s, ctx, c1, target, True, 2, 3, False)  # within the limit
+    assert not kr._save_past_tries(p.s, ctx, c1, target, False, 3, 3, False)  # the owner
+    ctx[kr.C_BRANCH] = kr.BRANCH_PLIES - 1  # stackp 0 is past the few tries
+    assert not kr._save_past_tries(p.s, ctx, c1, target, True, 3, 3, False)
 
 
 # White's B3 (liberties A3, B4, C3, B2); its friend C1-C2 touches Black's
