@@ -23,7 +23,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
      the cache probe (``_cached``, ``kernel/cache.py``; a miss counts a
      node);
   2. ``_arrange``: ordering (``_order``, ``_killer_first``) and try limits
-     by depth (``_max_tries``);
+     by depth (``_max_tries``; past them, the attacker's saves of its own
+     strings in atari still, ``_save_past_tries``);
   3. the move loop: ``_step`` names the next move, ``_try`` plays it
      (``_play``: ``komaster.trymove``, GNU Go's scheme), the recursive call
      reads it one ply down, ``popgo`` takes it back, ``_better`` keeps the
