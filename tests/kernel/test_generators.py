@@ -319,10 +319,10 @@ def test_saves_of_an_attacker_string_in_atari_next_to_the_target():
 
 def test_saves_are_tried_past_the_few_tries_only():
     """Past the try limit, up to branch_depth less BRANCH_PLIES, the
-    attacker still saves its string in atari (the shifted tournament set's
-    nando-meijin27_g1-m030-B16, proven 2 C17: at stackp 8 of the proof's
-    line White's two ataris on the target took its three tries, and E19,
-    which saves White's string in atari, was fourth)."""
+    attacker still saves its string in atari (the tournament games mined
+    at ``--offset 5``: nando-meijin27_g1-m030-B16, proven 2 C17; at stackp
+    8 of the proof's line White's two ataris on the target took its three
+    tries, and E19, which saves White's string in atari, was fourth)."""
     p, ctx, _, _ = _setup(SAVES)
     target, c1, a3 = p.pos("B3"), p.pos("C1"), p.pos("A3")
     assert kr._save_past_tries(p.s, ctx, c1, target, True, 3, 3, False)
