@@ -395,27 +395,14 @@ def _add_mine(sub):
         help="with --referee: ask the proven problems again too, and count those proven "
         "again, with another code, or no longer within the budget (the index keeps them)",
     )
-    p.add_argument(
-        "--every",
-        type=jobs.int_in(1, 100000, "every"),
-        default=10,
-        metavar="N",
-        help="examine the position after every N-th move (default 10)",
-    )
-    p.add_argument(
-        "--offset",
-        type=jobs.int_in(0, 100000, "offset"),
-        default=0,
-        metavar="K",
-        help="with --every N: after moves K, K+N, K+2N ... instead (default 0)",
-    )
-    p.add_argument(
-        "--moves",
-        type=jobs.int_in(1, 100000, "moves"),
-        default=None,
-        metavar="N",
-        help="mine only the first N moves of each game",
-    )
+    # which positions: (option, least value, default, metavar, help)
+    for flag, least, default, metavar, text in (
+        ("every", 1, 10, "N", "examine the position after every N-th move (default 10)"),
+        ("offset", 0, 0, "K", "with --every N: after moves K, K+N, K+2N ... (default 0)"),
+        ("moves", 1, None, "N", "mine only the first N moves of each game"),
+    ):
+        kind = jobs.int_in(least, 100000, flag)
+        p.add_argument(f"--{flag}", type=kind, default=default, metavar=metavar, help=text)
     p.add_argument(
         "--prove-nodes",
         type=jobs.int_in(1, 10**9, "prove nodes"),
