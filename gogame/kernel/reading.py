@@ -580,11 +580,12 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
 def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
-    to ``break_chain_depth``, a ply below the owner's race moves against
-    them, so that each has its answer; at any depth with the very
-    same two liberties as ``o``): ``_add_save`` when in atari, against
-    three liberties or more, or with the very same two liberties as ``o``;
-    ``_add_far_race`` near the root when one liberty is shared.  With the
+    to a ply past ``break_chain_depth``, a ply below the owner's last
+    race moves against them, so that each has its answer; at any depth
+    with the very same two liberties as ``o``): ``_add_save`` when in
+    atari, against three liberties or more, or with the very same two
+    liberties as ``o``; ``_add_far_race`` near the root when one liberty
+    is shared.  With the
     same two liberties neither side can fill one (it would be a
     self-atari), so only the moves around ``x`` decide the race, however
     deep::
@@ -598,7 +599,7 @@ def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     Not: neighbours with three liberties or more."""
     mine = s[ix(COLOR + o)]
     nbr = mv[ix(ply), NBR:SCRATCH]
-    race = stackp <= ctx[C_BREAKCHAIN]
+    race = stackp <= ctx[C_BREAKCHAIN] + 1  # a ply below the owner's race moves
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
     for i in range(k):
         x = nbr[ix(i)]
@@ -689,10 +690,10 @@ def _add_chain_backfills(s, mv, sc, ply, n, x, o, mine):
 def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
     """Race moves (semeai of ``o`` against its neighbour ``x``, three
     liberties or more): ``x``'s liberties when it has at most ``slack``
-    liberties more than ``o`` (plus the shared ones against two), up to a
-    ply before ``break_chain_depth`` for a short neighbour (three liberties,
-    one stone only against two), so that the attacker's save of it
-    (``_add_attacker_saves``) answers each, else ``backfill2_depth``::
+    liberties more than ``o`` (plus the shared ones against two), up to
+    ``break_chain_depth`` for a short neighbour (three liberties, one stone
+    only against two; the attacker's save of it, ``_add_attacker_saves``,
+    answers each a ply down), else ``backfill2_depth``::
 
         . * * .
         * X X *
@@ -703,9 +704,7 @@ def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
     semeai reader; a neighbour with escapes (``_add_race_liberties``)."""
     xl = s[ix(NLIB + x)]
     near = (
-        ctx[C_BREAKCHAIN] - 1
-        if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1)
-        else ctx[C_BACKFILL2]
+        ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1) else ctx[C_BACKFILL2]
     )
     if stackp <= near and xl <= libs + slack + (_shared(s, i64(x), i64(o)) if libs == 2 else 0):
         n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))

@@ -278,15 +278,16 @@ SHORT_RACE_AFTER = """
 
 
 def test_every_race_move_has_the_attacker_s_answer_one_ply_down():
-    """The owner's race moves against a short neighbour end one ply before
-    the attacker's saves of a two-liberty neighbour (``break_chain_depth``),
-    so the deepest of them still meets its answer: without it, the race
-    move at ``break_chain_depth`` defended falsely (the mined tournament
-    problem kgs-20040507-GnuGoCVS-read-m210-J1, proven 2 H1: White's K5 at
-    stackp 7 of the proof's line, Black's L5 one ply down)."""
+    """The owner's race moves against a short neighbour end at
+    ``break_chain_depth``, the attacker's saves of a two-liberty neighbour
+    a ply later, so the deepest race move still meets its answer: without
+    it, the race move at ``break_chain_depth`` defended falsely (the mined
+    tournament problem kgs-20040507-GnuGoCVS-read-m210-J1, proven 2 H1:
+    White's K5 at stackp 7 of the proof's line, Black's L5 one ply
+    down)."""
     p, ctx, mv, sc = _setup(SHORT_RACE)
     o, x = _origin(p, "B2"), _origin(p, "D2")
-    last = int(ctx[kr.C_BREAKCHAIN]) - 1
+    last = int(ctx[kr.C_BREAKCHAIN])
     n = kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last, 0)
     assert _listed(p, mv, n) == {"D3", "E2", "E1"}
     assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last + 1, 0) == 0
