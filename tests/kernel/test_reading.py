@@ -289,14 +289,14 @@ O X X X O . .
 """
 
 
-def test_attacker_race_moves_up_to_break_chain_depth():
-    """As deep as the owner's ataris of the two-liberty neighbours (and
-    race moves against them) are generated, so that each has its answer."""
+def test_attacker_race_moves_up_to_a_ply_past_break_chain_depth():
+    """A ply below the owner's last race moves against its neighbours
+    (``break_chain_depth``), so that each has its answer."""
     p = diagrams.position(ATTACKER_RACE)
     break_chain = Reader().depths[4]
     assert break_chain > Reader().depths[3]  # past backfill2_depth
-    near = candidates(p, "B3", True, break_chain)
-    deep = candidates(p, "B3", True, break_chain + 1)
+    near = candidates(p, "B3", True, break_chain + 1)
+    deep = candidates(p, "B3", True, break_chain + 2)
     assert {"B2", "C2", "D2", "E4", "F3", "A4"} <= near
     assert near - deep == {"E4", "F3", "A4"}
 
