@@ -53,7 +53,7 @@ def commands(path):
 def one_run(argv, lines):
     """{first, rest, loadsgf, total} seconds of one fresh process."""
     t0 = time.perf_counter()
-    marks, loads = [], 0.0
+    marks, loads, line = [], 0.0, "its start"
     try:
         with GtpClient(argv) as engine:
             for i, line in enumerate(lines):

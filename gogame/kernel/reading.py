@@ -23,8 +23,9 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
      the cache probe (``_cached``, ``kernel/cache.py``; a miss counts a
      node);
   2. ``_arrange``: ordering (``_order``, ``_killer_first``) and try limits
-     by depth (``_max_tries``; past them, the attacker's saves of its own
-     strings in atari still, ``_save_past_tries``);
+     by depth (``_max_tries``, applied by ``_over_tries``; past them, the
+     attacker's saves of its own strings in atari still,
+     ``_save_past_tries``);
   3. the move loop: ``_step`` names the next move, ``_try`` plays it
      (``_play``: ``komaster.trymove``, GNU Go's scheme), the recursive call
      reads it one ply down, ``popgo`` takes it back, ``_better`` keeps the
@@ -1754,12 +1755,15 @@ def _save_past_tries(s, ctx, m, target, attack, tries, max_tries, second):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i):
-    """The max_tries rule on a first-pass move (tenuki and ladder captures
-    aside): (skip, tries, cut_i), cut_i the first move left untried."""
+def _over_tries(s, ctx, target, attack, m, idx, second, lazy_i, tries, max_tries, cut_i):
+    """The max_tries rule on a first-pass move (tenuki, ladder captures and,
+    at the limit, the attacker's saves of ``_save_past_tries`` aside):
+    (skip, tries, cut_i), cut_i the first move left untried."""
     if second or m == PASS or idx >= lazy_i:
         return False, tries, cut_i
     if tries == max_tries:
+        if _save_past_tries(s, ctx, m, target, attack, tries, max_tries, second):
+            return False, tries, cut_i
         return True, tries, (idx if cut_i == MAXMOVES else cut_i)
     return False, tries + 1, cut_i
 
@@ -1877,8 +1881,7 @@ def _read(
     )
     if n < 0:
         return r
-    nodes0 = ctx[C_NODES]
-    other = not attack  # the side of the recursive reads
+    nodes0, other = ctx[C_NODES], not attack  # other: the side of the recursive reads
     ply = s[H_STACKP] - ctx[C_ROOT]
     n, max_tries, killed, node_key = _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk)
     lazy, x0, x1, x2 = _lazy_ladders(s, ctx, mv, ply, nk, attack)
@@ -1910,10 +1913,11 @@ def _read(
             i, n, lazy_i = _insert_captures(mv, ply, i, n, cut_i, c0, c1)
             continue
         m = mv[ix(ply), ix(idx)]
-        if not _save_past_tries(s, ctx, m, target, attack, tries, max_tries, second):
-            skip, tries, cut_i = _over_tries(m, idx, second, lazy_i, tries, max_tries, cut_i)
-            if skip:
-                continue
+        skip, tries, cut_i = _over_tries(
+            s, ctx, target, attack, m, idx, second, lazy_i, tries, max_tries, cut_i
+        )
+        if skip:
+            continue
         r = _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta)
         if r >= 0:
             return r
