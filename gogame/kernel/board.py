@@ -321,7 +321,7 @@ def legal(s, pos, color, ignore_ko):
     return liberty or captures
 
 
-@typed(SIG_MOVE, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _do_move(s, hw, keys, pos, color):
     """Play a legal move (or PASS); journaled; updates both hash words."""
     ko = s[H_KO]

@@ -159,11 +159,11 @@ def trymove(s, hw, keys, kom, pos, color, conditional):
         return np.int64(0), kom
     else:
         new = kom
-    if kb.trymove(s, hw, keys, pos, color):
+    if kb.push_move(s, hw, keys, pos, color, False):
         if taken == PASS:
             return np.int64(1), new
         return np.int64(1), _after_ko(kom, color, taken, previous_ko)
-    if not conditional or not kb.tryko(s, hw, keys, pos, color):
+    if not conditional or not kb.push_move(s, hw, keys, pos, color, True):
         return np.int64(0), kom
     if kind(kom) == EMPTY or kind(kom) == WEAK:
         return np.int64(2), pack(color, taken)  # 1b, 5c: the new komaster
