@@ -247,7 +247,7 @@ class Reader:
         # thread 0 reads on the caller's thread; each thread has its own context
         self._contexts = [kr.new_context() for _ in range(threads)]
         self._rows = [_one_row() for _ in range(threads)]  # each thread's question row
-        self.ctx, self.mv, self.sc, self.pk = self._contexts[0]
+        self.ctx, self.mv = self._contexts[0]
         self.busy, self.flag = kr.new_shared()
         self._helpers = None
         self.serial_first = serial_first
@@ -277,20 +277,20 @@ class Reader:
             # of other board sizes, which a double or single table keeps
             depths = self.depths
             settings = (shift + 32) | (position.size << 7)
-            for ctx, _, _, _ in self._contexts:
+            for ctx, _ in self._contexts:
                 ctx[kr.C_DEPTH : kr.C_KODEPTH + 1] = depths
                 ctx[kr.C_NODELIMIT] = self.node_limit
                 ctx[kr.C_SETTINGS] = settings
             self.cache.for_size(position.size)
             self._prepared = key
         if ladder:  # 0 between questions (``_run`` clears it)
-            for ctx, _, _, _ in self._contexts:
+            for ctx, _ in self._contexts:
                 ctx[kr.C_LADDER] = 1
         self.cache.meta[kc.M_GEN] += 1
 
     def _sum(self, lo, hi=None):
         hi = lo + 1 if hi is None else hi
-        return sum(ctx[lo:hi] for ctx, _, _, _ in self._contexts)
+        return sum(ctx[lo:hi] for ctx, _ in self._contexts)
 
     @property
     def cache_counters(self) -> tuple[int, ...]:
@@ -299,7 +299,7 @@ class Reader:
 
     def reset_cache_counters(self) -> None:
         """Zero the cache counters of every thread."""
-        for ctx, _, _, _ in self._contexts:
+        for ctx, _ in self._contexts:
             ctx[kr.C_STATS : kr.C_STATS + 5] = 0
 
     def cache_stats(self) -> dict:
@@ -326,7 +326,7 @@ class Reader:
 
     def _set_count(self, index: int, value: int) -> None:
         """A summed counter set to ``value``: thread 0 holds it, the others 0."""
-        for ctx, _, _, _ in self._contexts:
+        for ctx, _ in self._contexts:
             ctx[index] = 0
         self.ctx[index] = value
 
@@ -345,7 +345,7 @@ class Reader:
                 "stopped": self.stopped_searches[t],
                 "hits": int(ctx[kr.C_STATS + 1]),
             }
-            for t, (ctx, _, _, _) in enumerate(self._contexts)
+            for t, (ctx, _) in enumerate(self._contexts)
         ]
 
     @property
@@ -360,15 +360,13 @@ class Reader:
     def _kernel_args(self, t, s, hw, keys):
         """The arguments every reading kernel starts with, for thread ``t``
         on board (s, hw): board, context, scratch, then the shared tables."""
-        ctx, mv, sc, pk = self._contexts[t]
+        ctx, mv = self._contexts[t]
         return (
             s,
             hw,
             keys,
             ctx,
             mv,
-            sc,
-            pk,
             self.cache.table,
             self.cache.meta,
             self.busy,
@@ -400,7 +398,7 @@ class Reader:
                 packed = self._run_threads(position, target, attack)
         finally:
             if ladder:
-                for ctx, _, _, _ in self._contexts:
+                for ctx, _ in self._contexts:
                     ctx[kr.C_LADDER] = 0
         position.raise_if_hash_error("reading")
         return self._answer(position, packed)
@@ -475,7 +473,7 @@ class Reader:
         """Counters and settings back to serial; a hash error found on a
         helper's board goes to the caller's."""
         self.parallel_reads += 1
-        for t, (ctx, _, _, _) in enumerate(self._contexts):
+        for t, (ctx, _) in enumerate(self._contexts):
             self.stopped_searches[t] += int(ctx[kr.C_STOPPED])
             ctx[kr.C_PARALLEL] = ctx[kr.C_SHARE] = ctx[kr.C_LADDER] = 0
             ctx[kr.C_NODELIMIT] = self.node_limit

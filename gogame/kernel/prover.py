@@ -276,7 +276,7 @@ def guide(s, hw, keys, ctx, rd, target, side, limit):
     left = ctx[C_MAXNODES] - ctx[C_NODES] - GUIDE_SLACK
     if limit <= 0 or ctx[C_ABORT] or left < 1:
         return np.int64(PASS)
-    rc, rmv, rsc, rpk, table, meta, busy, flag = rd
+    rc, rmv, table, meta, busy, flag = rd
     # a bool computed here, as read_rows passes it: a recursive kernel
     # called with another type (a literal) breaks numba's cache (numba#6713)
     attack = side != 0
@@ -287,7 +287,7 @@ def guide(s, hw, keys, ctx, rd, target, side, limit):
     kr._root(s, rc, rmv)
     n0 = rc[kr.C_NODES]
     r = kr._read(
-        s, hw, keys, rc, rmv, rsc, rpk, table, meta, busy, flag,
+        s, hw, keys, rc, rmv, table, meta, busy, flag,
         attack, np.int64(target), np.int64(EMPTY), np.int64(0), np.int64(kr.WIN),
     )  # fmt: skip
     for k in range(kr.C_DEPTH, kr.C_KODEPTH + 1):

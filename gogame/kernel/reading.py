@@ -4,7 +4,7 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
 
 * Entry points, called by ``core/reader.py`` with the board (``s``, ``hw``,
   ``keys``), a per-thread context (``ctx``: settings and counters, ``C_*``),
-  per-ply move rows (``mv``, scores ``sc``), the cache and the ABDADA
+  per-ply move rows with their scores (``mv``), the cache and the ABDADA
   tables: ``read_rows`` (question rows, each read from the root; the
   threads of a batch share them out) and
   ``read_after`` (one given move first).  Answers are ``code * MOVE_SPAN
@@ -135,16 +135,16 @@ C_MARKS = 28  # moves marked busy (null-window probes)
 C_RESEARCHES = 29  # probes that failed high and were read again unmarked
 C_REPROBES = 30  # nodes cut short by a cache re-probe after deferring
 C_PARALLEL = 31  # one of several threads: watch the stop flag
-CTX_LEN = 32
+C_PACKED = 32  # the cache's scratch: a packed board (``full``), to the end
+CTX_LEN = C_PACKED + 32
 
 # a cached result: bound * BOUND_SPAN + code * MOVE_SPAN + move
 B_EXACT, B_LOWER, B_UPPER = 0, 1, 2
 DROPPED = -(1 << 20)  # _order's score for a candidate left out
 BOUND_SPAN = 1 << 15
 ANY_MOVE = 1 << 17  # stored with a result whose move need not be the first
-# The per-ply move rows: mv[ply] (int32, OWNLIBS + MAXLIBS columns) holds
-# one node's candidates and its scratch, sc[ply] (MAXMOVES) their scores.
-# Columns of mv[ply], from 0:
+# The per-ply move rows: mv[ply] (int32, MV_COLUMNS columns) holds one
+# node's candidates, their scores and its scratch.  Columns, from 0:
 #   0 .. MAXMOVES-1     the candidates (n of them), ordered by _order
 #   NBR .. SCRATCH-1    the attacker's neighbour strings of the target (nk,
 #                       neighbour_strings); in the move loop, from DEFERRED
@@ -154,11 +154,15 @@ ANY_MOVE = 1 << 17  # stored with a result whose move need not be the first
 #   OWNLIBS ..          per listed liberty k of the target, the owner's
 #                       liberties after extending there (-1: not counted yet
 #                       at this node: _own_libs, _forget_counts)
+#   SCORES ..           the candidates' scores (column SCORES + i for the
+#                       i-th candidate), kept in step by _add and _sort
 NBR = MAXMOVES
 DEFERRED = NBR  # over the neighbours, read before (the lazy ladders)
 SCRATCH = NBR + 24
 KILLER = SCRATCH + 24
 OWNLIBS = KILLER + 1
+SCORES = OWNLIBS + MAXLIBS
+MV_COLUMNS = SCORES + MAXMOVES
 
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
@@ -211,14 +215,12 @@ TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
 
 
 def new_context():
-    """ctx (int64 counters and settings), move and score scratch rows, and
-    the packed-board scratch of the cache."""
+    """(ctx, mv): int64 counters, settings and the cache's packed-board
+    scratch (``C_PACKED``); the per-ply move rows, with their scores."""
     ctx = np.zeros(CTX_LEN, np.int64)
     ctx[C_DEPTH : C_KODEPTH + 1] = DEFAULT_DEPTHS
-    mv = np.zeros((READ_PLIES + 2, OWNLIBS + MAXLIBS), np.int32)  # columns: see NBR
-    sc = np.zeros((READ_PLIES + 2, MAXMOVES), np.int32)
-    pk = np.zeros(32, np.int64)
-    return ctx, mv, sc, pk
+    mv = np.zeros((READ_PLIES + 2, MV_COLUMNS), np.int32)  # columns: see NBR
+    return ctx, mv
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -232,15 +234,15 @@ def invert(code):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add(mv, sc, ply, n, pos, score):
+def _add(mv, ply, n, pos, score):
     """Add a candidate (or add to its score); return the new count."""
     for i in range(n):
         if mv[ix(ply), ix(i)] == pos:
-            sc[ix(ply), ix(i)] += score
+            mv[ix(ply), ix(SCORES + i)] += score
             return n
     if n < MAXMOVES:
         mv[ix(ply), ix(n)] = pos
-        sc[ix(ply), ix(n)] = score
+        mv[ix(ply), ix(SCORES + n)] = score
         n += 1
     return n
 
@@ -255,20 +257,21 @@ def _listed(row, k, x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _sort(mv, sc, ply, n):
+def _sort(mv, ply, n):
     """Insertion sort: higher score first, then lower point."""
     for i in range(1, n):
         m = mv[ix(ply), ix(i)]
-        v = sc[ix(ply), ix(i)]
+        v = mv[ix(ply), ix(SCORES + i)]
         j = i - 1
         while j >= 0 and (
-            sc[ix(ply), ix(j)] < v or (sc[ix(ply), ix(j)] == v and mv[ix(ply), ix(j)] > m)
+            mv[ix(ply), ix(SCORES + j)] < v
+            or (mv[ix(ply), ix(SCORES + j)] == v and mv[ix(ply), ix(j)] > m)
         ):
             mv[ix(ply), ix(j + 1)] = mv[ix(ply), ix(j)]
-            sc[ix(ply), ix(j + 1)] = sc[ix(ply), ix(j)]
+            mv[ix(ply), ix(SCORES + j + 1)] = mv[ix(ply), ix(SCORES + j)]
             j -= 1
         mv[ix(ply), ix(j + 1)] = m
-        sc[ix(ply), ix(j + 1)] = v
+        mv[ix(ply), ix(SCORES + j + 1)] = v
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -312,7 +315,7 @@ def _lib_index(s, o, m):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_liberties_of(s, mv, sc, ply, n, o, score):
+def _add_liberties_of(s, mv, ply, n, o, score):
     """Liberties: all liberties of string ``o`` (at most MAXLIBS)::
 
         . * .
@@ -321,12 +324,12 @@ def _add_liberties_of(s, mv, sc, ply, n, o, score):
 
     Not: a liberty past the first MAXLIBS listed."""
     for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
-        n = _add(mv, sc, ply, n, _lib(s, o, k), score)
+        n = _add(mv, ply, n, _lib(s, o, k), score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_second_order(s, mv, sc, ply, n, o, score):
+def _add_second_order(s, mv, ply, n, o, score):
     """Second-order liberties: the empty neighbours of the liberties of
     ``o`` that are not liberties themselves (approach moves)::
 
@@ -342,12 +345,12 @@ def _add_second_order(s, mv, sc, ply, n, o, score):
         lib = _lib(s, o, k)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[ix(COLOR + q)] == EMPTY and not kb.is_liberty(s, o, q):
-                n = _add(mv, sc, ply, n, q, score)
+                n = _add(mv, ply, n, q, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_nets(s, mv, sc, ply, n, o, score):
+def _add_nets(s, mv, ply, n, o, score):
     """Nets (geta): the empty points next to two liberties of ``o`` or
     more that are not liberties themselves; each closes two ways out at
     once.  Against a lone stone of four liberties, the four diagonals::
@@ -371,12 +374,12 @@ def _add_nets(s, mv, sc, ply, n, o, score):
                 if s[ix(COLOR + r)] == EMPTY and kb.is_liberty(s, o, r):
                     touching += 1
             if touching >= 2:
-                n = _add(mv, sc, ply, n, q, score)
+                n = _add(mv, ply, n, q, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
+def _add_neighbour_liberties(s, mv, ply, n, o, color, maxlibs, score):
     """The liberties of the ``color`` strings (other than ``o``) that touch
     a liberty of ``o`` and have at most ``maxlibs`` liberties: the core of
     ``_add_connections`` (the owner's colour) and ``_add_backfills`` (the
@@ -388,12 +391,12 @@ def _add_neighbour_liberties(s, mv, sc, ply, n, o, color, maxlibs, score):
             if s[ix(COLOR + q)] == color and s[ix(ORIGIN + q)] != o:
                 f = s[ix(ORIGIN + q)]
                 if s[ix(NLIB + f)] <= maxlibs:
-                    n = _add_liberties_of(s, mv, sc, ply, n, f, score)
+                    n = _add_liberties_of(s, mv, ply, n, f, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_connections(s, mv, sc, ply, n, o, maxlibs, score):
+def _add_connections(s, mv, ply, n, o, maxlibs, score):
     """Connections: the liberties of the owner's other strings of at most
     ``maxlibs`` liberties that touch a liberty of ``o``.  The owner joins
     them (or gives the friend air); the attacker takes them first::
@@ -404,13 +407,11 @@ def _add_connections(s, mv, sc, ply, n, o, maxlibs, score):
 
     Not: friends that touch ``o`` only diagonally or through a stone."""
     c = s[ix(COLOR + o)]
-    return _add_neighbour_liberties(
-        s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
-    )
+    return _add_neighbour_liberties(s, mv, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score))
 
 
 @njit(cache=True, _nrt=False)
-def _add_backfills(s, mv, sc, ply, n, o, maxlibs, score):
+def _add_backfills(s, mv, ply, n, o, maxlibs, score):
     """Backfilling: the liberties of the attacker's own strings of at most
     ``maxlibs`` liberties that touch a liberty of ``o``.  Where the
     attacker cannot fill the target's liberty safely (self-atari), it
@@ -422,13 +423,11 @@ def _add_backfills(s, mv, sc, ply, n, o, maxlibs, score):
 
     Not: a backfill two moves deep (the string's own approach moves)."""
     c = 3 - s[ix(COLOR + o)]
-    return _add_neighbour_liberties(
-        s, mv, sc, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score)
-    )
+    return _add_neighbour_liberties(s, mv, ply, i64(n), i64(o), i64(c), i64(maxlibs), i64(score))
 
 
 @njit(cache=True, _nrt=False)
-def _add_ko_backfills(s, mv, sc, ply, n, o, score):
+def _add_ko_backfills(s, mv, ply, n, o, score):
     """Against a lone stone in atari that the attacker takes only by a ko
     (or into a snapback): the liberties the owner would have by filling
     its liberty, when they are five or fewer (GNU Go's attack1
@@ -460,12 +459,12 @@ def _add_ko_backfills(s, mv, sc, ply, n, o, score):
         for k in range(min(s[ix(NLIB + f)], MAXLIBS)):
             m = _lib(s, f, k)
             if m != lib and kb.libs_after(s, m, attacker, 2) >= 2:
-                n = _add(mv, sc, ply, n, m, score)
+                n = _add(mv, ply, n, m, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_snapback_setups(s, mv, sc, ply, n, o, score):
+def _add_snapback_setups(s, mv, ply, n, o, score):
     """Against the capture of a lone stone ``o`` in atari: where the
     attacker's stone on its liberty ``x`` would have one liberty of its own
     besides the stone it takes, the owner takes that one (GNU Go's
@@ -501,12 +500,12 @@ def _add_snapback_setups(s, mv, sc, ply, n, o, score):
                         return n
                     p = r
     if p != PASS and kb.libs_after(s, p, 3 - attacker, 2) >= 2:
-        n = _add(mv, sc, ply, n, p, score)
+        n = _add(mv, ply, n, p, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_friend_approaches(s, mv, sc, ply, n, o, score):
+def _add_friend_approaches(s, mv, ply, n, o, score):
     """Friend approaches: the second-order liberties of the owner's
     two-liberty strings that touch a liberty of ``o``: they stop the friend
     (and ``o`` with it) from connecting out::
@@ -527,12 +526,12 @@ def _add_friend_approaches(s, mv, sc, ply, n, o, score):
                 and s[ix(ORIGIN + q)] != o
                 and s[ix(NLIB + s[ix(ORIGIN + q)])] == 2
             ):
-                n = _add_second_order(s, mv, sc, ply, i64(n), i64(s[ix(ORIGIN + q)]), i64(score))
+                n = _add_second_order(s, mv, ply, i64(n), i64(s[ix(ORIGIN + q)]), i64(score))
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_save(s, mv, sc, ply, n, x, mine):
+def _add_save(s, mv, ply, n, x, mine):
     """The attacker saves its own neighbour ``x`` of the target (in atari,
     or short in a race): it extends at ``x``'s liberties, or captures the
     ``mine`` strings in atari around ``x``::
@@ -544,18 +543,18 @@ def _add_save(s, mv, sc, ply, n, x, mine):
 
     Not: ladder or net reads of the escape (``_order`` scores it)."""
     xl = s[ix(NLIB + x)]
-    n = _add_liberties_of(s, mv, sc, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
+    n = _add_liberties_of(s, mv, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
     cap = mv[ix(ply), SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
         y = cap[ix(j)]
         if s[ix(NLIB + y)] == 1:
-            n = _add(mv, sc, ply, n, _lib(s, y, 0), SC_SAVE_CAPTURE)
+            n = _add(mv, ply, n, _lib(s, y, 0), SC_SAVE_CAPTURE)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_far_race(s, mv, sc, ply, n, x, o, mine):
+def _add_far_race(s, mv, ply, n, x, o, mine):
     """Far race moves: the liberties of the owner's other strings (``mine``,
     not ``o``, three liberties or fewer) around the attacker's two-liberty
     neighbour ``x`` that shares one liberty with ``o``: shortening them
@@ -573,12 +572,12 @@ def _add_far_race(s, mv, sc, ply, n, x, o, mine):
     for j in range(kx):
         y = cap[ix(j)]
         if y != o and s[ix(NLIB + y)] <= FAR_RACE_LIBS:
-            n = _add_liberties_of(s, mv, sc, ply, n, y, SC_FAR_RACE)
+            n = _add_liberties_of(s, mv, ply, n, y, SC_FAR_RACE)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
+def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
     to a ply past ``break_chain_depth``, a ply below the owner's last
@@ -613,14 +612,14 @@ def _add_attacker_saves(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
         if xl == 2 and not race and shared != 2:
             continue
         if xl == 1 or libs >= 3 or shared == 2:
-            n = _add_save(s, mv, sc, ply, i64(n), i64(x), i64(mine))
+            n = _add_save(s, mv, ply, i64(n), i64(x), i64(mine))
         elif stackp <= far and shared >= 1:
-            n = _add_far_race(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
+            n = _add_far_race(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
     return n
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_capture(s, mv, sc, ply, n, x):
+def _add_capture(s, mv, ply, n, x):
     """Break-chain capture: the owner takes the attacker's neighbour ``x``
     in atari at its last liberty::
 
@@ -629,11 +628,11 @@ def _add_capture(s, mv, sc, ply, n, x):
         O O X .
 
     Not: whether the capture is a snapback (``_order``, ``_play``)."""
-    return _add(mv, sc, ply, n, _lib(s, x, 0), SC_CAPTURE)
+    return _add(mv, ply, n, _lib(s, x, 0), SC_CAPTURE)
 
 
 @njit(cache=True, _nrt=False)
-def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
+def _add_chain_atari(s, mv, ply, n, x, o, mine):
     """Break-chain atari: the liberties of the attacker's two-liberty
     neighbour ``x`` (half a liberty for ``o``), and air for the owner's
     other short strings (``mine``, two liberties or fewer) that touch
@@ -645,18 +644,18 @@ def _add_chain_atari(s, mv, sc, ply, n, x, o, mine):
         . O * .
 
     Not: the ladder that may follow the atari (the lazy ladders read it)."""
-    n = _add_liberties_of(s, mv, sc, ply, n, x, SC_CHAIN_ATARI)
+    n = _add_liberties_of(s, mv, ply, n, x, SC_CHAIN_ATARI)
     cap = mv[ix(ply), SCRATCH:KILLER]
     kf = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kf):
         f = mv[ix(ply), ix(SCRATCH + j)]
         if f != o and s[ix(NLIB + f)] <= 2:
-            n = _add_liberties_of(s, mv, sc, ply, n, f, SC_FRIEND_AIR)
+            n = _add_liberties_of(s, mv, ply, n, f, SC_FRIEND_AIR)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_chain_backfills(s, mv, sc, ply, n, x, o, mine):
+def _add_chain_backfills(s, mv, ply, n, x, o, mine):
     """Break-chain backfill: when the attacker's two-liberty neighbour
     ``x`` races ``o`` (shares a liberty with it) and the owner's atari on
     ``x`` would be a self-atari, the empty points next to that liberty
@@ -683,12 +682,12 @@ def _add_chain_backfills(s, mv, sc, ply, n, x, o, mine):
         other = _lib(s, x, 1 - j)
         for q in (lib - 1, lib + 1, lib - w, lib + w):
             if s[ix(COLOR + q)] == EMPTY and q != other:
-                n = _add(mv, sc, ply, n, q, SC_CHAIN_BACKFILL)
+                n = _add(mv, ply, n, q, SC_CHAIN_BACKFILL)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
+def _add_race_moves(s, ctx, mv, ply, n, x, o, libs, stackp, slack):
     """Race moves (semeai of ``o`` against its neighbour ``x``, three
     liberties or more): ``x``'s liberties when it has at most ``slack``
     liberties more than ``o`` (plus the shared ones against two), up to
@@ -708,12 +707,12 @@ def _add_race_moves(s, ctx, mv, sc, ply, n, x, o, libs, stackp, slack):
         ctx[C_BREAKCHAIN] if xl <= 3 and (libs <= 2 or s[ix(NSTONES + x)] > 1) else ctx[C_BACKFILL2]
     )
     if stackp <= near and xl <= libs + slack + (_shared(s, i64(x), i64(o)) if libs == 2 else 0):
-        n = _add_race_liberties(s, mv, sc, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))
+        n = _add_race_liberties(s, mv, ply, i64(n), i64(x), i64(SC_RACE), i64(1 + slack))
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
+def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
     """The owner's moves against the attacker's neighbours of ``o`` (``k``,
     listed in ``mv[ply, NBR:]``), one at a time: a capture
     (``_add_capture``) of one in atari; with two liberties or more left and
@@ -731,21 +730,21 @@ def _add_break_chain(s, ctx, mv, sc, ply, n, o, libs, stackp, k):
     for i in range(k):
         x = nbr[ix(i)]
         if s[ix(NLIB + x)] == 1:
-            n = _add_capture(s, mv, sc, ply, n, x)
+            n = _add_capture(s, mv, ply, n, x)
         elif deep:
             continue
         elif s[ix(NLIB + x)] == 2:
-            n = _add_chain_atari(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
-            n = _add_chain_backfills(s, mv, sc, ply, i64(n), i64(x), i64(o), i64(mine))
+            n = _add_chain_atari(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
+            n = _add_chain_backfills(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
         else:
             n = _add_race_moves(
-                s, ctx, mv, sc, ply, i64(n), i64(x), i64(o), i64(libs), i64(stackp), i64(slack)
+                s, ctx, mv, ply, i64(n), i64(x), i64(o), i64(libs), i64(stackp), i64(slack)
             )
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk, capturing):
+def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
     """Friend rescues: moves against the attacker strings of ``most``
     liberties or fewer (1 to 3) next to the owner's strings that touch a
     liberty of ``o`` (its superstring, loosely), GNU Go's
@@ -783,16 +782,16 @@ def _add_friend_rescues(s, mv, sc, ply, n, o, scratch, score, most, nk, capturin
                     x = np.int64(scratch[ix(j)])
                     libs = s[ix(NLIB + x)]
                     if libs == 1:
-                        n = _add(mv, sc, ply, n, _lib(s, x, 0), score)
+                        n = _add(mv, ply, n, _lib(s, x, 0), score)
                     elif libs == 2 and most >= 2:
-                        n = _add_liberties_of(s, mv, sc, ply, n, x, SC_RESCUE_ATARI)
+                        n = _add_liberties_of(s, mv, ply, n, x, SC_RESCUE_ATARI)
                     elif libs == 3 and most >= 3 and not _listed(nbr, nk, x):
-                        n = _add_chain3_liberties(s, mv, sc, ply, n, x, SC_RESCUE_THREE, capturing)
+                        n = _add_chain3_liberties(s, mv, ply, n, x, SC_RESCUE_THREE, capturing)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_chain3_liberties(s, mv, sc, ply, n, x, score, capturing):
+def _add_chain3_liberties(s, mv, ply, n, x, score, capturing):
     """Against the attacker's string ``x`` of three liberties: its one
     escape (a liberty where it would extend to four or more), or all three
     when it has none; nothing when it has two (GNU Go's
@@ -821,12 +820,12 @@ def _add_chain3_liberties(s, mv, sc, ply, n, x, score, capturing):
             continue
         if capturing and not _captures(s, lib, 3 - color):
             continue
-        n = _add(mv, sc, ply, n, lib, score)
+        n = _add(mv, ply, n, lib, score)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
+def _add_race_liberties(s, mv, ply, n, x, score, most):
     """The liberties of the attacker's string ``x`` (three or more) as the
     owner's race moves, unless ``x`` has ``most`` escapes: liberties where
     it would extend to six liberties or more.  Such a string is out of
@@ -845,11 +844,11 @@ def _add_race_liberties(s, mv, sc, ply, n, x, score, most):
             escapes += 1
             if escapes == most:
                 return n
-    return _add_liberties_of(s, mv, sc, ply, n, x, score)
+    return _add_liberties_of(s, mv, ply, n, x, score)
 
 
 @njit(cache=True, _nrt=False)
-def _keep_near_edge(s, mv, sc, ply, n0, n):
+def _keep_near_edge(s, mv, ply, n0, n):
     """Of the candidates n0..n-1, keep those on the first two lines (in
     their order); returns the new count.  Against three liberties past
     backfill2_depth the attacker's approaches and blocks stay only there:
@@ -870,7 +869,7 @@ def _keep_near_edge(s, mv, sc, ply, n0, n):
         m = mv[ix(ply), ix(i)]
         if _near_edge(s, m):
             mv[ix(ply), ix(kept)] = m
-            sc[ix(ply), ix(kept)] = sc[ix(ply), ix(i)]
+            mv[ix(ply), ix(SCORES + kept)] = mv[ix(ply), ix(SCORES + i)]
             kept += 1
     return kept
 
@@ -894,7 +893,7 @@ def _unfillable(s, o):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _add_tenuki(mv, sc, ply, n):
+def _add_tenuki(mv, ply, n):
     """Tenuki: PASS as the owner's last candidate, for a string of two
     liberties that may be safe already (the attacker must then show a
     capture): up to ``break_chain_depth``, and deeper where neither
@@ -903,50 +902,50 @@ def _add_tenuki(mv, sc, ply, n):
     answer.
 
     Not: a tenuki at one liberty (the attacker captures) or at three."""
-    return _add(mv, sc, ply, n, PASS, SC_TENUKI)
+    return _add(mv, ply, n, PASS, SC_TENUKI)
 
 
 # ------------------------------------------------------------ assemblers
 
 
 @njit(cache=True, _nrt=False)
-def _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+def _attack_moves(s, ctx, mv, ply, target, libs, stackp, k):
     """Candidate moves for the attacker of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
     o = s[ix(ORIGIN + target)]
-    n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
+    n = _add_liberties_of(s, mv, ply, 0, o, SC_LIBERTY)
     if ctx[C_LADDER]:
         return n  # a ladder read: the liberties only
     # one to three liberties: approaches and blocks, two plies fewer a
     # liberty; against three past backfill2_depth, only near the edge
     if libs <= 3 and stackp <= ctx[C_BRANCH] - 2 * (libs - 2):
         n0 = n
-        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
-        n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
+        n = _add_second_order(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
+        n = _add_connections(s, mv, ply, i64(n), i64(o), i64(BLOCK_LIBS), i64(SC_BLOCK))
         if libs == 3 and stackp > ctx[C_BACKFILL2]:
-            n = _keep_near_edge(s, mv, sc, ply, i64(n0), i64(n))
+            n = _keep_near_edge(s, mv, ply, i64(n0), i64(n))
     # four liberties, near the root: nets
     if libs == 4 and stackp <= ctx[C_BACKFILL2] - NET_PLIES:
-        n = _add_nets(s, mv, sc, ply, i64(n), i64(o), i64(SC_APPROACH))
+        n = _add_nets(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
     # one liberty, a ko: fill the owner's liberties around it first
     if libs == 1 and stackp <= ctx[C_BACKFILL]:
-        n = _add_ko_backfills(s, mv, sc, ply, i64(n), i64(o), i64(SC_BACKFILL))
+        n = _add_ko_backfills(s, mv, ply, i64(n), i64(o), i64(SC_BACKFILL))
     # two liberties: a liberty the attacker cannot fill safely -> fill its own first
     if libs == 2 and stackp <= ctx[C_BACKFILL]:
-        n = _add_backfills(s, mv, sc, ply, i64(n), i64(o), i64(BACKFILL_LIBS), i64(SC_BACKFILL))
+        n = _add_backfills(s, mv, ply, i64(n), i64(o), i64(BACKFILL_LIBS), i64(SC_BACKFILL))
         if stackp <= ctx[C_BACKFILL2]:
-            n = _add_friend_approaches(s, mv, sc, ply, i64(n), i64(o), i64(SC_FRIEND_APPROACH))
+            n = _add_friend_approaches(s, mv, ply, i64(n), i64(o), i64(SC_FRIEND_APPROACH))
     # any count: the attacker's own neighbours in atari or in a race
-    return _add_attacker_saves(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
+    return _add_attacker_saves(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
 
 
 @njit(cache=True, _nrt=False)
-def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
+def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
     """Candidate moves for the owner of ``target`` (before ordering);
     its ``k`` neighbour strings are listed in ``mv[ply, NBR:]``."""
     o = s[ix(ORIGIN + target)]
-    n = _add_liberties_of(s, mv, sc, ply, 0, o, SC_LIBERTY)
-    n = _add_break_chain(s, ctx, mv, sc, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
+    n = _add_liberties_of(s, mv, ply, 0, o, SC_LIBERTY)
+    n = _add_break_chain(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
     if reach and stackp <= ctx[C_SUPERSTRING]:
         scratch = mv[ix(ply), SCRATCH:KILLER]
@@ -957,24 +956,22 @@ def _defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, k):
         three = (libs == 3 and stackp <= ctx[C_BACKFILL2]) or (libs == 2 and ataris)
         most = 3 if three else 2 if ataris else 1
         n = _add_friend_rescues(
-            s, mv, sc, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k), libs == 2
+            s, mv, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k), libs == 2
         )
     if libs == 1:
         if reach and stackp <= ctx[C_SUPERSTRING]:
-            n = _add_connections(
-                s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN_IN_ATARI)
-            )
+            n = _add_connections(s, mv, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN_IN_ATARI))
         if reach and stackp <= ctx[C_BACKFILL]:
-            n = _add_snapback_setups(s, mv, sc, ply, i64(n), i64(o), i64(SC_SNAPBACK_SETUP))
+            n = _add_snapback_setups(s, mv, ply, i64(n), i64(o), i64(SC_SNAPBACK_SETUP))
     elif libs == 2:
         if reach and stackp <= ctx[C_DEPTH]:
-            n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
-            n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
+            n = _add_second_order(s, mv, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
+            n = _add_connections(s, mv, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
         if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
-            n = _add_tenuki(mv, sc, ply, n)  # the string may be safe already
+            n = _add_tenuki(mv, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:
-        n = _add_second_order(s, mv, sc, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
-        n = _add_connections(s, mv, sc, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
+        n = _add_second_order(s, mv, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
+        n = _add_connections(s, mv, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
     return n
 
 
@@ -1181,7 +1178,7 @@ def _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
+def _order(s, mv, ply, n, target, color, attack, k, safe, throw_ins):
     """Score each candidate by the liberties it would leave, counted without
     playing it (the mover's new string, the target's string), and on a
     liberty of the target by the liberties the other side would get there,
@@ -1202,20 +1199,22 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
         if m == PASS:
             continue
         adjacent, captures, gain, bonus = _contact(s, m, color, o, nbr, 0 if attack else k)
-        sc[ix(ply), ix(i)] += bonus
+        mv[ix(ply), ix(SCORES + i)] += bonus
         # on a liberty of the target, the owner's count there is kept per node
         j = _lib_index(s, o, m) if adjacent else -1
         own = _own_libs(s, mv, ply, o, j) if j >= 0 else -1
         ml = own if own >= 0 and not attack else kb.libs_after(s, m, color, 6)
         if ml == 0 or (captures and m == s[H_KO]):
-            sc[ix(ply), ix(i)] += -50  # suicide or ko retake: try last
+            mv[ix(ply), ix(SCORES + i)] += -50  # suicide or ko retake: try last
             continue
         if attack:
-            sc[ix(ply), ix(i)] += _attack_score(libs, adjacent, gain, ml, max(own, 0), captures)
+            mv[ix(ply), ix(SCORES + i)] += _attack_score(
+                libs, adjacent, gain, ml, max(own, 0), captures
+            )
         elif _defend_dropped(s, o, adjacent, captures, gain, ml, throw_ins):
-            sc[ix(ply), ix(i)] += DROPPED  # the attacker's count not needed
+            mv[ix(ply), ix(SCORES + i)] += DROPPED  # the attacker's count not needed
         else:
-            sc[ix(ply), ix(i)] += _defend_score(
+            mv[ix(ply), ix(SCORES + i)] += _defend_score(
                 s,
                 m,
                 o,
@@ -1227,8 +1226,8 @@ def _order(s, mv, sc, ply, n, target, color, attack, k, safe, throw_ins):
                 kb.libs_after(s, m, 3 - color, 6),
                 throw_ins,
             )
-    _sort(mv, sc, ply, n)
-    while n > 0 and sc[ix(ply), ix(n - 1)] < DROPPED // 2:
+    _sort(mv, ply, n)
+    while n > 0 and mv[ix(ply), ix(SCORES + n - 1)] < DROPPED // 2:
         n -= 1
     return n
 
@@ -1372,7 +1371,7 @@ def _safe_capture(s, nbr, k, o, color, safe):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _drop_futile(s, mv, sc, ply, n, o, color, safe):
+def _drop_futile(s, mv, ply, n, o, color, safe):
     """Drop the attacker's candidates that fail for sure; return the count
     kept.  Such a move captures nothing, and the owner has an extension
     elsewhere that leaves it more than ``safe`` liberties (two such: at any
@@ -1387,7 +1386,7 @@ def _drop_futile(s, mv, sc, ply, n, o, color, safe):
         if (ext1 != PASS or m != ext0) and not _captures(s, m, color):
             continue
         mv[ix(ply), ix(k)] = m
-        sc[ix(ply), ix(k)] = sc[ix(ply), ix(i)]
+        mv[ix(ply), ix(SCORES + k)] = mv[ix(ply), ix(SCORES + i)]
         k += 1
     return k
 
@@ -1476,30 +1475,30 @@ def _shortcut(s, ctx, mv, ply, attack, o, color, mine, libs, stackp):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk):
+def _candidates(s, ctx, mv, ply, attack, target, o, color, mine, libs, stackp, nk):
     """List the candidates in mv[ply], unordered, the attacker's futile ones
     dropped: (n, nk), nk the attacker's neighbour strings in
     mv[ply, NBR:] (listed here unless ``nk`` >= 0 says they are)."""
     if nk < 0:
         nk = kb.neighbour_strings(s, o, 3 - mine, mv[ix(ply), NBR:SCRATCH])
     if not attack:
-        return np.int64(_defend_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)), nk
-    n = _attack_moves(s, ctx, mv, sc, ply, target, libs, stackp, nk)
-    return np.int64(_drop_futile(s, mv, sc, ply, n, o, color, _safe_libs(ctx, stackp + 2))), nk
+        return np.int64(_defend_moves(s, ctx, mv, ply, target, libs, stackp, nk)), nk
+    n = _attack_moves(s, ctx, mv, ply, target, libs, stackp, nk)
+    return np.int64(_drop_futile(s, mv, ply, n, o, color, _safe_libs(ctx, stackp + 2))), nk
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta):
+def _cached(s, hw, ctx, table, meta, q, ply, alpha, beta):
     """The cache's result for the question ``q`` in the window (alpha, beta),
     or -1: a miss, or a hit whose bound does not decide the window."""
-    hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, pk)
+    hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, ctx[C_PACKED:])
     if hit < 0:
         return np.int64(-1)
     return np.int64(_usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0))
 
 
 @njit(cache=True, _nrt=False)
-def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, alpha, beta):
+def _open(s, hw, ctx, mv, table, meta, flag, attack, target, komaster, alpha, beta):
     """A node up to its move loop: (result, n, nk, q).  n < 0: the node is
     decided (trivial liberties, a shortcut, no attacker move, a usable cache
     hit, the stop flag, the node limit) and ``result`` is its answer.
@@ -1531,11 +1530,11 @@ def _open(s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, a
     if m != PASS:
         return _result(WIN, m, alpha, beta)[0], np.int64(-1), nk, q
     # the candidates are listed while the cache bucket (prefetched) loads
-    n, nk = _candidates(s, ctx, mv, sc, ply, attack, target, o, color, mine, libs, stackp, nk)
+    n, nk = _candidates(s, ctx, mv, ply, attack, target, o, color, mine, libs, stackp, nk)
     if attack and n == 0:
         return _result(fail, PASS, alpha, beta)[0], np.int64(-1), nk, q  # no node
     if use_cache:
-        r = _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta)
+        r = _cached(s, hw, ctx, table, meta, q, ply, alpha, beta)
         if r >= 0:
             return r, np.int64(-1), nk, q
     if ctx[C_PARALLEL] != 0 and ab.stopped(flag):
@@ -1563,7 +1562,7 @@ def _max_tries(ctx, stackp, attack, libs):
 
 
 @njit(cache=True, _nrt=False)
-def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
+def _arrange(s, hw, ctx, mv, q, ply, n, target, attack, nk):
     """Order the n candidates of mv[ply] and take the try limit: (n,
     max_tries, killed, node_key), killed when the owner's killer went first
     (the node's move then need not be the first in generator order),
@@ -1575,7 +1574,7 @@ def _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk):
     if n > 1:
         safe = _safe_libs(ctx, stackp + 1)
         backfill = stackp <= ctx[C_BACKFILL2]
-        n = _order(s, mv, sc, ply, n, target, color, attack, nk, safe, backfill)
+        n = _order(s, mv, ply, n, target, color, attack, nk, safe, backfill)
     max_tries = _max_tries(ctx, stackp, attack, s[ix(NLIB + s[ix(ORIGIN + target)])])
     # the owner, below the root and not in a ladder read: the move that
     # refuted a sibling's attacker move goes first, if it is tried at all
@@ -1769,12 +1768,12 @@ def _over_tries(s, ctx, target, attack, m, idx, second, lazy_i, tries, max_tries
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta):
+def _reprobe(s, hw, ctx, table, meta, q, ply, ndef, alpha, beta):
     """ABDADA: once a move was deferred, another thread may have finished
     this node meanwhile: its cached result, or -1."""
     if ndef == 0 or meta[kc.M_CAPACITY] <= 0:
         return np.int64(-1)
-    r = _cached(s, hw, ctx, pk, table, meta, q, ply, alpha, beta)
+    r = _cached(s, hw, ctx, table, meta, q, ply, alpha, beta)
     if r >= 0:
         ctx[C_REPROBES] += 1
     return r
@@ -1854,7 +1853,7 @@ def _better(played, code, lo, best, best_move, best_i, m, idx):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _close(s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, move, killed, nodes0):
+def _close(s, hw, ctx, mv, table, meta, q, attack, alpha, beta, best, move, killed, nodes0):
     """The node's result for its window; the owner's refutation kept as the
     siblings' killer; the result stored with its bound unless the read was
     aborted or stopped (``killed``: its move need not be the first)."""
@@ -1864,26 +1863,22 @@ def _close(s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, move, 
     if meta[kc.M_CAPACITY] > 0 and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
         data = result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0)
         stats = ctx[C_STATS : C_STATS + 5]
-        kc.store(table, meta, stats, s, hw, q, pk, data, ctx[C_NODES] - nodes0 + 1)
+        kc.store(table, meta, stats, s, hw, q, ctx[C_PACKED:], data, ctx[C_NODES] - nodes0 + 1)
     return result
 
 
 @njit(cache=True, _nrt=False)
-def _read(
-    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, komaster, alpha, beta
-):
+def _read(s, hw, keys, ctx, mv, table, meta, busy, flag, attack, target, komaster, alpha, beta):
     """Attack (``attack`` true) or defend ``target`` within the window
     (alpha, beta) of codes; see the module doc.  Keeps the two recursive
     calls (mutual recursion breaks numba's cache), their arguments exactly
     typed (numba's cache breaks recursive calls that cast)."""
-    r, n, nk, q = _open(
-        s, hw, ctx, mv, sc, pk, table, meta, flag, attack, target, komaster, alpha, beta
-    )
+    r, n, nk, q = _open(s, hw, ctx, mv, table, meta, flag, attack, target, komaster, alpha, beta)
     if n < 0:
         return r
     nodes0, other = ctx[C_NODES], not attack  # other: the side of the recursive reads
     ply = s[H_STACKP] - ctx[C_ROOT]
-    n, max_tries, killed, node_key = _arrange(s, hw, ctx, mv, sc, q, ply, n, target, attack, nk)
+    n, max_tries, killed, node_key = _arrange(s, hw, ctx, mv, q, ply, n, target, attack, nk)
     lazy, x0, x1, x2 = _lazy_ladders(s, ctx, mv, ply, nk, attack)
     # the loop's state, exactly typed (literals would specialise the helpers)
     c0 = c1 = best_move = np.int64(PASS)
@@ -1902,9 +1897,7 @@ def _read(
                 if not _ladder_worth(s, x, target, c1):
                     continue
                 ctx[C_LADDER] = 1
-                r = _read(
-                    s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, other, x, komaster, a, b
-                )
+                r = _read(s, hw, keys, ctx, mv, table, meta, busy, flag, other, x, komaster, a, b)
                 ctx[C_LADDER] = 0
                 c0, c1 = _ladder_found(r, c0, c1)
             ctx[C_ROOT] += 1
@@ -1918,7 +1911,7 @@ def _read(
         )
         if skip:
             continue
-        r = _reprobe(s, hw, ctx, pk, table, meta, q, ply, ndef, alpha, beta)
+        r = _reprobe(s, hw, ctx, table, meta, q, ply, ndef, alpha, beta)
         if r >= 0:
             return r
         look = ply < ctx[C_SHARE] and searched and not second
@@ -1936,9 +1929,7 @@ def _read(
         marked = key != 0
         while top >= 0:
             a, b = np.int64(invert(top)), np.int64(invert(lo))  # the child's window
-            r = _read(
-                s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, other, target, kom, a, b
-            )
+            r = _read(s, hw, keys, ctx, mv, table, meta, busy, flag, other, target, kom, a, b)
             code = invert(r // MOVE_SPAN)
             top = _reread(busy, ctx, key, marked, code, top, hi)
             marked = False
@@ -1947,7 +1938,7 @@ def _read(
             return 0
         best, best_move, best_i = _better(played, code, lo, best, best_move, best_i, m, idx)
     return _close(
-        s, hw, ctx, mv, pk, table, meta, q, attack, alpha, beta, best, best_move, killed, nodes0
+        s, hw, ctx, mv, table, meta, q, attack, alpha, beta, best, best_move, killed, nodes0
     )
 
 
@@ -1985,8 +1976,6 @@ def read_rows(
     keys,
     ctx,
     mv,
-    sc,
-    pk,
     table,
     meta,
     busy,
@@ -2034,8 +2023,6 @@ def read_rows(
                 keys,
                 ctx,
                 mv,
-                sc,
-                pk,
                 table,
                 meta,
                 busy,
@@ -2060,7 +2047,7 @@ def read_rows(
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, target, move):
+def read_after(s, hw, keys, ctx, mv, table, meta, busy, flag, attack, target, move):
     """does_attack / does_defend: play ``move`` for the side to read, then ask
     whether the other side still succeeds; return the mover's code (serial)."""
     _root(s, ctx, mv)
@@ -2083,8 +2070,6 @@ def read_after(s, hw, keys, ctx, mv, sc, pk, table, meta, busy, flag, attack, ta
                 keys,
                 ctx,
                 mv,
-                sc,
-                pk,
                 table,
                 meta,
                 busy,

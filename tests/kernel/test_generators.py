@@ -14,8 +14,8 @@ from tests.helpers.shapes import CHAIN_BACKFILL
 
 def _setup(text):
     p = diagrams.position(text)
-    ctx, mv, sc, _ = kr.new_context()
-    return p, ctx, mv, sc
+    ctx, mv = kr.new_context()
+    return p, ctx, mv
 
 
 def _origin(p, vertex):
@@ -27,9 +27,9 @@ def _listed(p, mv, n):
     return {format_gtp(p.pt(int(m))) for m in mv[0, :n]}
 
 
-def _score(p, mv, sc, n, vertex):
+def _score(p, mv, n, vertex):
     (i,) = [i for i in range(n) if mv[0, i] == p.pos(vertex)]
-    return int(sc[0, i])
+    return int(mv[0, kr.SCORES + i])
 
 
 def _neighbours(p, o, mv):
@@ -50,17 +50,17 @@ TWO_STONES = """
 
 
 def test_liberties_of():
-    p, _, mv, sc = _setup(TWO_STONES)
-    n = kr._add_liberties_of(p.s, mv, sc, 0, 0, _origin(p, "C2"), 7)
+    p, _, mv = _setup(TWO_STONES)
+    n = kr._add_liberties_of(p.s, mv, 0, 0, _origin(p, "C2"), 7)
     assert _listed(p, mv, n) == {"D1", "D3", "E2"}
-    assert _score(p, mv, sc, n, "E2") == 7
+    assert _score(p, mv, n, "E2") == 7
 
 
 def test_second_order_liberties():
-    p, _, mv, sc = _setup(TWO_STONES)
-    n = kr._add_second_order(p.s, mv, sc, 0, 0, _origin(p, "C2"), kr.SC_APPROACH)
+    p, _, mv = _setup(TWO_STONES)
+    n = kr._add_second_order(p.s, mv, 0, 0, _origin(p, "C2"), kr.SC_APPROACH)
     assert _listed(p, mv, n) == {"D4", "E1", "E3"}  # not the liberties
-    assert _score(p, mv, sc, n, "D4") == kr.SC_APPROACH
+    assert _score(p, mv, n, "D4") == kr.SC_APPROACH
 
 
 # White's B2-B3 (liberties B4, C3, C2); its friend D2 (C2, D3) touches C2.
@@ -74,17 +74,17 @@ X O . O X
 
 
 def test_connections_list_a_short_friend_s_liberties():
-    p, _, mv, sc = _setup(FRIEND)
+    p, _, mv = _setup(FRIEND)
     o = _origin(p, "B2")
-    n = kr._add_connections(p.s, mv, sc, 0, 0, o, kr.JOIN_LIBS, kr.SC_JOIN)
+    n = kr._add_connections(p.s, mv, 0, 0, o, kr.JOIN_LIBS, kr.SC_JOIN)
     assert _listed(p, mv, n) == {"C2", "D3"}  # not the target's B4, C3
-    assert _score(p, mv, sc, n, "D3") == kr.SC_JOIN
-    assert kr._add_connections(p.s, mv, sc, 0, 0, o, 1, kr.SC_JOIN) == 0  # friend too long
+    assert _score(p, mv, n, "D3") == kr.SC_JOIN
+    assert kr._add_connections(p.s, mv, 0, 0, o, 1, kr.SC_JOIN) == 0  # friend too long
 
 
 def test_friend_approaches_list_a_two_liberty_friend_s_second_order():
-    p, _, mv, sc = _setup(FRIEND)
-    n = kr._add_friend_approaches(p.s, mv, sc, 0, 0, _origin(p, "B2"), kr.SC_FRIEND_APPROACH)
+    p, _, mv = _setup(FRIEND)
+    n = kr._add_friend_approaches(p.s, mv, 0, 0, _origin(p, "B2"), kr.SC_FRIEND_APPROACH)
     assert _listed(p, mv, n) == {"C1", "C3", "D4", "E3"}  # not the friend's C2, D3
 
 
@@ -99,11 +99,11 @@ BACKFILL = """
 
 
 def test_backfills_list_the_attacker_s_own_short_string():
-    p, _, mv, sc = _setup(BACKFILL)
+    p, _, mv = _setup(BACKFILL)
     o = _origin(p, "C2")
-    n = kr._add_backfills(p.s, mv, sc, 0, 0, o, kr.BACKFILL_LIBS, kr.SC_BACKFILL)
+    n = kr._add_backfills(p.s, mv, 0, 0, o, kr.BACKFILL_LIBS, kr.SC_BACKFILL)
     assert _listed(p, mv, n) == {"B1", "D1"}  # not C4
-    assert kr._add_backfills(p.s, mv, sc, 0, 0, o, 1, kr.SC_BACKFILL) == 0
+    assert kr._add_backfills(p.s, mv, 0, 0, o, 1, kr.SC_BACKFILL) == 0
 
 
 # White's B3-C3 (liberties B4, C4, D3) against Black's A3 (in atari at A4)
@@ -131,49 +131,49 @@ NET = """
 
 
 def test_nets_list_the_points_next_to_two_liberties():
-    p, _, mv, sc = _setup(NET)
-    n = kr._add_nets(p.s, mv, sc, 0, 0, _origin(p, "D4"), kr.SC_APPROACH)
+    p, _, mv = _setup(NET)
+    n = kr._add_nets(p.s, mv, 0, 0, _origin(p, "D4"), kr.SC_APPROACH)
     # the empty diagonals; not D6, F4 ... (next to one liberty only)
     assert _listed(p, mv, n) == {"C5", "E5", "E3"}
-    assert _score(p, mv, sc, n, "E3") == 2 * kr.SC_APPROACH  # once a liberty
+    assert _score(p, mv, n, "E3") == 2 * kr.SC_APPROACH  # once a liberty
 
 
 def test_save_extends_and_captures_around():
-    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
+    p, _, mv = _setup(ATTACKER_IN_ATARI)
     x = _origin(p, "B2")
-    n = kr._add_save(p.s, mv, sc, 0, 0, x, 2)
+    n = kr._add_save(p.s, mv, 0, 0, x, 2)
     assert _listed(p, mv, n) == {"C1", "A1"}  # not the target's liberties
-    assert _score(p, mv, sc, n, "A1") == kr.SC_SAVE_CAPTURE
+    assert _score(p, mv, n, "A1") == kr.SC_SAVE_CAPTURE
 
 
 def test_far_race_shortens_the_owner_s_other_short_strings():
-    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
+    p, _, mv = _setup(ATTACKER_IN_ATARI)
     x, o = _origin(p, "B2"), _origin(p, "B3")
-    n = kr._add_far_race(p.s, mv, sc, 0, 0, x, o, 2)
+    n = kr._add_far_race(p.s, mv, 0, 0, x, o, 2)
     # A2 (A1) and B1 (A1, C1); not D1-D2 (four liberties) nor the target
     assert _listed(p, mv, n) == {"A1", "C1"}
 
 
 def test_attacker_saves_its_neighbours_in_atari():
-    p, ctx, mv, sc = _setup(ATTACKER_IN_ATARI)
+    p, ctx, mv = _setup(ATTACKER_IN_ATARI)
     o = _origin(p, "B3")
     k = _neighbours(p, o, mv)
-    n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    n = kr._add_attacker_saves(p.s, ctx, mv, 0, 0, o, 3, 0, k)
     assert _listed(p, mv, n) == {"A1", "A4", "C1"}  # not B4, C4, D3
 
 
 def test_capture_of_a_neighbour_in_atari():
-    p, _, mv, sc = _setup(ATTACKER_IN_ATARI)
-    n = kr._add_capture(p.s, mv, sc, 0, 0, _origin(p, "B2"))
+    p, _, mv = _setup(ATTACKER_IN_ATARI)
+    n = kr._add_capture(p.s, mv, 0, 0, _origin(p, "B2"))
     assert _listed(p, mv, n) == {"C1"}
-    assert _score(p, mv, sc, n, "C1") == kr.SC_CAPTURE
+    assert _score(p, mv, n, "C1") == kr.SC_CAPTURE
 
 
 def test_break_chain_captures_neighbours_in_atari():
-    p, ctx, mv, sc = _setup(ATTACKER_IN_ATARI)
+    p, ctx, mv = _setup(ATTACKER_IN_ATARI)
     o = _origin(p, "B3")
     k = _neighbours(p, o, mv)
-    n = kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 3, 0, k)
     assert _listed(p, mv, n) == {"A4", "C1"}  # not A1 (an owner's capture)
 
 
@@ -189,22 +189,22 @@ ATTACKER_TWO_LIBERTIES = """
 
 
 def test_chain_atari_and_air_for_short_friends():
-    p, _, mv, sc = _setup(ATTACKER_TWO_LIBERTIES)
+    p, _, mv = _setup(ATTACKER_TWO_LIBERTIES)
     x, o = _origin(p, "B2"), _origin(p, "B3")
-    n = kr._add_chain_atari(p.s, mv, sc, 0, 0, x, o, 2)
+    n = kr._add_chain_atari(p.s, mv, 0, 0, x, o, 2)
     assert _listed(p, mv, n) == {"A1", "A2", "D1"}  # not D3, E2 (D2's)
-    assert _score(p, mv, sc, n, "A2") == kr.SC_CHAIN_ATARI
-    assert _score(p, mv, sc, n, "A1") == kr.SC_FRIEND_AIR
+    assert _score(p, mv, n, "A2") == kr.SC_CHAIN_ATARI
+    assert _score(p, mv, n, "A1") == kr.SC_FRIEND_AIR
 
 
 def test_break_chain_ataris_only_up_to_break_chain_depth():
-    p, ctx, mv, sc = _setup(ATTACKER_TWO_LIBERTIES)
+    p, ctx, mv = _setup(ATTACKER_TWO_LIBERTIES)
     o = _origin(p, "B3")
     k = _neighbours(p, o, mv)
-    n = kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, 0, k)
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 3, 0, k)
     assert _listed(p, mv, n) == {"A1", "A2", "D1"}
     deep = int(ctx[kr.C_BREAKCHAIN]) + 1
-    assert kr._add_break_chain(p.s, ctx, mv, sc, 0, 0, o, 3, deep, k) == 0
+    assert kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 3, deep, k) == 0
 
 
 # Black's A3-B3-B2-B1 (liberties A2, A1) against White's A4-B4 (A5, B5, C4).
@@ -237,22 +237,22 @@ O O . . . O O O X
 def test_a_race_on_the_same_two_liberties_is_read_at_any_depth():
     """Past backfill2_depth the attacker still saves a neighbour that
     shares both liberties with the target: the capture at A8."""
-    p, ctx, mv, sc = _setup(SHARED_RACE)
+    p, ctx, mv = _setup(SHARED_RACE)
     o = _origin(p, "D4")
     k = _neighbours(p, o, mv)
     deep = int(ctx[kr.C_BACKFILL2]) + 1
     for stackp in (0, deep, int(ctx[kr.C_DEPTH])):
-        n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 2, stackp, k)
+        n = kr._add_attacker_saves(p.s, ctx, mv, 0, 0, o, 2, stackp, k)
         assert {"A8", "B5", "C4"} <= _listed(p, mv, n), stackp
-        assert _score(p, mv, sc, n, "A8") == kr.SC_SAVE_CAPTURE
+        assert _score(p, mv, n, "A8") == kr.SC_SAVE_CAPTURE
 
 
 def test_race_moves_against_one_liberty_more_only_with_slack():
-    p, ctx, mv, sc = _setup(RACE)
+    p, ctx, mv = _setup(RACE)
     x, o = _origin(p, "A4"), _origin(p, "A3")
-    n = kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 2, 0, 1)
+    n = kr._add_race_moves(p.s, ctx, mv, 0, 0, x, o, 2, 0, 1)
     assert _listed(p, mv, n) == {"A5", "B5", "C4"}  # not the owner's A2, A1
-    assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 2, 0, 0) == 0
+    assert kr._add_race_moves(p.s, ctx, mv, 0, 0, x, o, 2, 0, 0) == 0
 
 
 # White's B2-C2-C1 (liberties A2, B1, C3) against Black's D2-D1 (D3, E2,
@@ -285,18 +285,18 @@ def test_every_race_move_has_the_attacker_s_answer_one_ply_down():
     tournament problem kgs-20040507-GnuGoCVS-read-m210-J1, proven 2 H1:
     White's K5 at stackp 7 of the proof's line, Black's L5 one ply
     down)."""
-    p, ctx, mv, sc = _setup(SHORT_RACE)
+    p, ctx, mv = _setup(SHORT_RACE)
     o, x = _origin(p, "B2"), _origin(p, "D2")
     last = int(ctx[kr.C_BREAKCHAIN])
-    n = kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last, 0)
+    n = kr._add_race_moves(p.s, ctx, mv, 0, 0, x, o, 3, last, 0)
     assert _listed(p, mv, n) == {"D3", "E2", "E1"}
-    assert kr._add_race_moves(p.s, ctx, mv, sc, 0, 0, x, o, 3, last + 1, 0) == 0
-    p, ctx, mv, sc = _setup(SHORT_RACE_AFTER)
+    assert kr._add_race_moves(p.s, ctx, mv, 0, 0, x, o, 3, last + 1, 0) == 0
+    p, ctx, mv = _setup(SHORT_RACE_AFTER)
     o = _origin(p, "B2")
     k = _neighbours(p, o, mv)
-    n = kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 1, k)
+    n = kr._add_attacker_saves(p.s, ctx, mv, 0, 0, o, 3, last + 1, k)
     assert _listed(p, mv, n) == {"D3", "E1"}
-    assert kr._add_attacker_saves(p.s, ctx, mv, sc, 0, 0, o, 3, last + 2, k) == 0
+    assert kr._add_attacker_saves(p.s, ctx, mv, 0, 0, o, 3, last + 2, k) == 0
 
 
 # Black's C2, next to White's target B3-C3-B2, is in atari at C1; White's
@@ -311,7 +311,7 @@ SAVES = """
 
 
 def test_saves_of_an_attacker_string_in_atari_next_to_the_target():
-    p, _, _, _ = _setup(SAVES)
+    p, _, _ = _setup(SAVES)
     o = _origin(p, "B3")
     points = ("A1", "B1", "C1", "D1", "E1", "A3", "E3", "C4", "D4")
     saves = {v for v in points if kr._saves_neighbour(p.s, p.pos(v), o, BLACK)}
@@ -324,7 +324,7 @@ def test_saves_are_tried_past_the_few_tries_only():
     at ``--offset 5``: nando-meijin27_g1-m030-B16, proven 2 C17; at stackp
     8 of the proof's line White's two ataris on the target took its three
     tries, and E19, which saves White's string in atari, was fourth)."""
-    p, ctx, _, _ = _setup(SAVES)
+    p, ctx, _ = _setup(SAVES)
     target, c1, a3 = p.pos("B3"), p.pos("C1"), p.pos("A3")
     assert kr._save_past_tries(p.s, ctx, c1, target, True, 3, 3, False)
     assert not kr._save_past_tries(p.s, ctx, a3, target, True, 3, 3, False)
@@ -346,13 +346,13 @@ RESCUE = """
 
 
 def test_friend_rescues_capture_next_to_a_friend():
-    p, _, mv, sc = _setup(RESCUE)
+    p, _, mv = _setup(RESCUE)
     o = _origin(p, "B3")
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0, False)
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0, False)
     assert _listed(p, mv, n) == {"D3"}
-    assert _score(p, mv, sc, n, "D3") == kr.SC_RESCUE
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False)
+    assert _score(p, mv, n, "D3") == kr.SC_RESCUE
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False)
     assert _listed(p, mv, n) == {"D3", "A1", "B2"}  # and the atari of B1
 
 
@@ -373,31 +373,31 @@ O . X . . . .
 
 
 def test_friend_rescues_against_three_liberties():
-    p, _, mv, sc = _setup(FRIEND_THREE_7)
+    p, _, mv = _setup(FRIEND_THREE_7)
     o = _origin(p, "D7")
     k = _neighbours(p, o, mv)  # E6 (four liberties)
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False) == 0
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, False)
+    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False) == 0
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, False)
     assert _listed(p, mv, n) == {"B5"}  # B7-B6's one escape; C5 has two
-    assert _score(p, mv, sc, n, "B5") == kr.SC_RESCUE_THREE
+    assert _score(p, mv, n, "B5") == kr.SC_RESCUE_THREE
     # B5 captures nothing: not listed against two liberties
-    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True) == 0
+    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True) == 0
     # a string listed as a neighbour of D7 is left to _add_break_chain
     mv[0, kr.NBR + k] = _origin(p, "B7")
-    assert kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1, False) == 0
+    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1, False) == 0
 
 
 def test_friend_rescues_against_two_liberties_block_only_by_a_capture():
     """FRIEND_THREE_CAPTURE: White's E7, the block of E8-E9-F9's one
     escape, takes D7."""
-    p, _, mv, sc = _setup(shapes.FRIEND_THREE_CAPTURE)
+    p, _, mv = _setup(shapes.FRIEND_THREE_CAPTURE)
     o = _origin(p, "H6")
     k = _neighbours(p, o, mv)
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, sc, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True)
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True)
     assert "E7" in _listed(p, mv, n)
-    assert _score(p, mv, sc, n, "E7") == kr.SC_RESCUE_THREE
+    assert _score(p, mv, n, "E7") == kr.SC_RESCUE_THREE
 
 
 # Black's C2-C3 (liberties B2, B3, C4) in White's net: it escapes nowhere
@@ -431,20 +431,20 @@ TWO_ESCAPES = """
 
 def test_chain3_liberties_block_the_one_escape_or_take_them_all():
     for diagram, listed in ((NO_ESCAPE, {"B2", "B3", "C4"}), (ONE_ESCAPE, {"C4"})):
-        p, _, mv, sc = _setup(diagram)
-        n = kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, False)
+        p, _, mv = _setup(diagram)
+        n = kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False)
         assert _listed(p, mv, n) == listed
-        assert _score(p, mv, sc, n, "C4") == 5
+        assert _score(p, mv, n, "C4") == 5
         # none of them captures: nothing when only captures may block
-        assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, True) == 0
-    p, _, mv, sc = _setup(TWO_ESCAPES)
-    assert kr._add_chain3_liberties(p.s, mv, sc, 0, 0, _origin(p, "C2"), 5, False) == 0
+        assert kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, True) == 0
+    p, _, mv = _setup(TWO_ESCAPES)
+    assert kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False) == 0
 
 
 def test_tenuki_is_a_pass_scored_last():
-    _, mv, sc, _ = kr.new_context()
-    n = kr._add_tenuki(mv, sc, 0, 0)
-    assert n == 1 and mv[0, 0] == PASS and sc[0, 0] == kr.SC_TENUKI
+    _, mv = kr.new_context()
+    n = kr._add_tenuki(mv, 0, 0)
+    assert n == 1 and mv[0, 0] == PASS and mv[0, kr.SCORES] == kr.SC_TENUKI
 
 
 # Black's string (liberties B2 and D2) has two eyes: White's stone on
@@ -474,12 +474,12 @@ def test_the_owner_may_pass_deep_down_only_where_no_liberty_can_be_filled():
     olympiad2003-aya_vs_gnugo-m210-Q7 (proven 1 S8; the owner must pass
     at stackp 8 of the proof's line)."""
     for diagram, deep_pass in ((TWO_EYES, True), (FALSE_EYE, False)):
-        p, ctx, mv, sc = _setup(diagram)
+        p, ctx, mv = _setup(diagram)
         o = _origin(p, "A1")
         assert kr._unfillable(p.s, o) == deep_pass
         k = _neighbours(p, o, mv)
         for stackp, listed in ((ctx[kr.C_BREAKCHAIN], True), (ctx[kr.C_BREAKCHAIN] + 1, deep_pass)):
-            n = kr._defend_moves(p.s, ctx, mv, sc, 0, o, 2, int(stackp), k)
+            n = kr._defend_moves(p.s, ctx, mv, 0, o, 2, int(stackp), k)
             assert (PASS in mv[0, :n]) == listed, (diagram, stackp)
 
 
@@ -496,16 +496,16 @@ KO_STONE = """
 
 
 def test_ko_backfills_shorten_the_string_the_fill_would_join():
-    p, _, mv, sc = _setup(KO_STONE)
+    p, _, mv = _setup(KO_STONE)
     o = _origin(p, "D5")
-    n = kr._add_ko_backfills(p.s, mv, sc, 0, 0, o, kr.SC_BACKFILL)
+    n = kr._add_ko_backfills(p.s, mv, 0, 0, o, kr.SC_BACKFILL)
     assert _listed(p, mv, n) == {"A4", "B3", "C3"}  # not the ko point, not A5
-    assert _score(p, mv, sc, n, "B3") == kr.SC_BACKFILL
+    assert _score(p, mv, n, "B3") == kr.SC_BACKFILL
 
 
 def test_no_ko_backfills_when_the_capture_wins():
-    p, _, mv, sc = _setup(KO_STONE.replace(". O . O X\n. O O", ". O . O X\n. O ."))
-    assert kr._add_ko_backfills(p.s, mv, sc, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
+    p, _, mv = _setup(KO_STONE.replace(". O . O X\n. O O", ". O . O X\n. O ."))
+    assert kr._add_ko_backfills(p.s, mv, 0, 0, _origin(p, "D5"), kr.SC_BACKFILL) == 0
 
 
 # Black's lone A2 in atari at A1; White's stone there would have one
@@ -523,34 +523,34 @@ X O X . . . .
 
 
 def test_snapback_setups_make_the_capture_of_a_lone_stone_a_ko():
-    p, _, mv, sc = _setup(SNAPBACK_SETUP)
-    n = kr._add_snapback_setups(p.s, mv, sc, 0, 0, _origin(p, "A2"), kr.SC_SNAPBACK_SETUP)
+    p, _, mv = _setup(SNAPBACK_SETUP)
+    n = kr._add_snapback_setups(p.s, mv, 0, 0, _origin(p, "A2"), kr.SC_SNAPBACK_SETUP)
     assert _listed(p, mv, n) == {"B1"}
-    assert _score(p, mv, sc, n, "B1") == kr.SC_SNAPBACK_SETUP
+    assert _score(p, mv, n, "B1") == kr.SC_SNAPBACK_SETUP
     # a White string on B1 would give the capturing stone its liberties
     joined = SNAPBACK_SETUP.rstrip("\n")[: -len(". . X . . . .")] + ". O X . . . .\n"
-    p2, _, mv2, sc2 = _setup(joined)
-    assert kr._add_snapback_setups(p2.s, mv2, sc2, 0, 0, _origin(p2, "A2"), 0) == 0
+    p2, _, mv2 = _setup(joined)
+    assert kr._add_snapback_setups(p2.s, mv2, 0, 0, _origin(p2, "A2"), 0) == 0
 
 
 def test_chain_backfills_make_a_self_atari_atari_playable():
-    p, _, mv, sc = _setup(CHAIN_BACKFILL)
+    p, _, mv = _setup(CHAIN_BACKFILL)
     x = _origin(p, "C2")
-    n = kr._add_chain_backfills(p.s, mv, sc, 0, 0, x, _origin(p, "E2"), 1)
+    n = kr._add_chain_backfills(p.s, mv, 0, 0, x, _origin(p, "E2"), 1)
     assert _listed(p, mv, n) == {"B1"}  # not D2 (no empty neighbour), not C1
-    assert _score(p, mv, sc, n, "B1") == kr.SC_CHAIN_BACKFILL
+    assert _score(p, mv, n, "B1") == kr.SC_CHAIN_BACKFILL
     # the A2 group shares no liberty with C2: no race, no backfill
-    assert kr._add_chain_backfills(p.s, mv, sc, 0, 0, x, _origin(p, "A2"), 1) == 0
+    assert kr._add_chain_backfills(p.s, mv, 0, 0, x, _origin(p, "A2"), 1) == 0
 
 
 def test_keep_near_edge_keeps_the_first_two_lines_in_order():
-    p, _, mv, sc = _setup(CHAIN_BACKFILL)
+    p, _, mv = _setup(CHAIN_BACKFILL)
     points = ["E5", "B5", "D8", "C3", "H8"]  # 9x9: lines 5, 2, 2, 3, 2
     for i, v in enumerate(points):
-        mv[0, i], sc[0, i] = p.pos(v), i
-    n = kr._keep_near_edge(p.s, mv, sc, 0, 1, len(points))
+        mv[0, i], mv[0, kr.SCORES + i] = p.pos(v), i
+    n = kr._keep_near_edge(p.s, mv, 0, 1, len(points))
     assert [format_gtp(p.pt(int(m))) for m in mv[0, :n]] == ["E5", "B5", "D8", "H8"]
-    assert list(sc[0, :n]) == [0, 1, 2, 4]
+    assert list(mv[0, kr.SCORES : kr.SCORES + n]) == [0, 1, 2, 4]
 
 
 # White's string B5-H5 (with C4, B6 and H6) has four black neighbours of
@@ -574,7 +574,7 @@ def test_lazy_ladder_candidates_do_not_depend_on_the_neighbour_order():
     C7), whatever order the move history left the neighbour list in: the
     reader's answer must be a function of the position for the cache to
     keep it."""
-    p, ctx, mv, _ = _setup(FOUR_LADDER_NEIGHBOURS)
+    p, ctx, mv = _setup(FOUR_LADDER_NEIGHBOURS)
     o = _origin(p, "D5")
     k = _neighbours(p, o, mv)
     assert k == 4

@@ -156,17 +156,17 @@ def listed(p, vertex, attack, stackp=0, throw_ins=True, ordered=None):
 
     r = Reader()
     r._prepare(p)
-    s, ctx, mv, sc = p.s, r.ctx, r.mv, r.sc
+    s, ctx, mv = p.s, r.ctx, r.mv
     target = p.pos(vertex)
     o, mine = s[ORIGIN + target], s[COLOR + target]
     nk = kb.neighbour_strings(s, o, 3 - mine, mv[0, kr.MAXMOVES : kr.MAXMOVES + 24])
     generate = kr._attack_moves if attack else kr._defend_moves
-    n = generate(s, ctx, mv, sc, 0, target, s[NLIB + o], stackp, nk)
+    n = generate(s, ctx, mv, 0, target, s[NLIB + o], stackp, nk)
     if ordered is None:
         ordered = not attack
     if ordered:
         color = 3 - mine if attack else mine
-        n = kr._order(s, mv, sc, 0, n, target, color, attack, nk, 5, throw_ins)
+        n = kr._order(s, mv, 0, n, target, color, attack, nk, 5, throw_ins)
     return [format_gtp(p.pt(int(m))) for m in mv[0, :n]]
 
 
@@ -389,7 +389,7 @@ def test_race_liberties_left_out_at_the_given_number_of_escapes():
     x = p.s[ORIGIN + p.pos("B2")]
     listed = {}
     for most in (1, 2):
-        n = kr._add_race_liberties(p.s, r.mv, r.sc, 0, 0, x, 0, most)
+        n = kr._add_race_liberties(p.s, r.mv, 0, 0, x, 0, most)
         listed[most] = {format_gtp(p.pt(int(m))) for m in r.mv[0, :n]}
     assert listed == {1: set(), 2: {"B1", "B3", "C3"}}
 
