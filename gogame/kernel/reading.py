@@ -636,7 +636,8 @@ def _add_chain_atari(s, mv, ply, n, x, o, mine):
     """Break-chain atari: the liberties of the attacker's two-liberty
     neighbour ``x`` (half a liberty for ``o``), and air for the owner's
     other short strings (``mine``, two liberties or fewer) that touch
-    ``x``::
+    ``x``: their liberties, and captures next to them
+    (``_add_friend_captures``)::
 
         . * . .
         * X O .
@@ -651,6 +652,37 @@ def _add_chain_atari(s, mv, ply, n, x, o, mine):
         f = mv[ix(ply), ix(SCRATCH + j)]
         if f != o and s[ix(NLIB + f)] <= 2:
             n = _add_liberties_of(s, mv, ply, n, f, SC_FRIEND_AIR)
+            n = _add_friend_captures(s, mv, ply, i64(n), i64(f), i64(SC_FRIEND_AIR))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_friend_captures(s, mv, ply, n, f, score):
+    """Air for the owner's short string ``f`` by a capture: the last
+    liberty of each attacker string in atari next to ``f``.  The target
+    (left) races the attacker's two-liberty neighbour; the owner's stone
+    on the right edge touching that neighbour is in atari, and taking
+    the stone that ataris it (``*``) saves it as surely as extending
+    above::
+
+        . O . . .
+        . O X X O
+        . X O O X
+        . X X O *
+        . . . O .
+
+    Not: captures that only make a ko (``_order`` and ``_play`` judge
+    them as any other)."""
+    w = s[H_W]
+    other = 3 - s[ix(COLOR + f)]
+    p = f
+    while True:
+        for q in (p - 1, p + 1, p - w, p + w):
+            if s[ix(COLOR + q)] == other and s[ix(NLIB + s[ix(ORIGIN + q)])] == 1:
+                n = _add(mv, ply, n, _lib(s, s[ix(ORIGIN + q)], 0), score)
+        p = s[ix(NEXT + p)]
+        if p == f:
+            break
     return n
 
 

@@ -197,6 +197,29 @@ def test_chain_atari_and_air_for_short_friends():
     assert _score(p, mv, n, "A1") == kr.SC_FRIEND_AIR
 
 
+# White's B5-B4 against Black's C4-D4 (liberties C5, D5); White's E4 in
+# atari (E5) touches it and is saved by E5 or by taking Black's E3 at E2.
+FRIEND_IN_ATARI = """
+. O . . .
+. O X X O
+. X O O X
+. X X O .
+. . . O .
+"""
+
+
+def test_air_for_a_short_friend_includes_captures_next_to_it():
+    p, _, mv = _setup(FRIEND_IN_ATARI)
+    x, o = _origin(p, "C4"), _origin(p, "B5")
+    n = kr._add_chain_atari(p.s, mv, 0, 0, x, o, 2)
+    assert _listed(p, mv, n) == {"C5", "D5", "E5", "E2"}
+    assert _score(p, mv, n, "E2") == kr.SC_FRIEND_AIR
+    # without Black's E3 in atari, nothing to take
+    p2, _, mv2 = _setup(FRIEND_IN_ATARI.replace(". X O O X", ". X O O ."))
+    n = kr._add_chain_atari(p2.s, mv2, 0, 0, x, o, 2)
+    assert _listed(p2, mv2, n) == {"C5", "D5", "E5", "E3"}
+
+
 def test_break_chain_ataris_only_up_to_break_chain_depth():
     p, ctx, mv = _setup(ATTACKER_TWO_LIBERTIES)
     o = _origin(p, "B3")
