@@ -359,7 +359,7 @@ class Reader:
 
     def _kernel_args(self, t, s, hw, keys):
         """The arguments every reading kernel starts with, for thread ``t``
-        on board (s, hw): board, context, scratch, then the shared tables."""
+        on board (s, hw): board, context, move rows, then the shared tables."""
         ctx, mv = self._contexts[t]
         return (
             s,
