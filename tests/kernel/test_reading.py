@@ -366,6 +366,42 @@ def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
     assert proof.proven and proof.code == 1 and proof.move == parse_gtp("B1", 9)
 
 
+# The right side of a mined game (sgf/fresh/gnugo-l8-19x19-s6002.sgf,
+# move 160), cut to 9x9: White's F5-F6 (liberties E6, G6) races Black's
+# G5-H5 (G6, H6).  Black's J4 ataris White's J5; White saves it by taking
+# J4 at J3.
+FRIEND_TAKES = """
+. . . . O . . . X
+. . . . O X X X O
+O . O . X X O O O
+. . . X . O . . .
+. . . . X O X X O
+O O O O X X O O .
+X X X O O X X O .
+. . . X X X . O .
+. X O X . . X O .
+"""
+
+
+def test_the_owner_takes_the_stone_that_ataris_a_short_friend():
+    """After J4 the owner lists J3 (``_add_friend_captures``) and defends
+    with it, as the prover proves; so F5 cannot be captured, as proven."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+
+    p = diagrams.position(FRIEND_TAKES)
+    target = parse_gtp("F5", 9)
+    assert Reader().attack(p, "F5")[0] == 0
+    proof = Prover(max_nodes=200_000).attack(p, target)
+    assert proof.proven and proof.code == 0
+    p.trymove(parse_gtp("J4", 9), BLACK)
+    assert "J3" in candidates(p, "F5", False)
+    code, move = Reader().find_defense(p, "F5")
+    assert (code, format_gtp(move)) == (1, "J3")
+    proof = Prover(max_nodes=200_000).defend(p, target)
+    assert proof.proven and proof.code == 1 and proof.move == parse_gtp("J3", 9)
+
+
 # White's B2 string (liberties B1, B3, C3) escapes at B3, where it joins
 # the B4 string: six liberties.
 ONE_ESCAPE = """
