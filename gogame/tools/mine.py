@@ -1,8 +1,9 @@
 """Mine game records for tactical problems on which the answers disagree.
 
 ``gogame mine`` (see ``docs/mine.md``).  For every sampled position of each
-game (after every ``every``-th move, from move ``offset``) and every
-string with at most four liberties, two questions are asked, ``attack``
+game (after every ``every``-th move, from move ``offset``; a record that
+sets stones up before its first move, a problem, has that position as move
+0) and every string with at most four liberties, two questions are asked, ``attack``
 and ``defend``, of three oracles:
 
 * gogame's fast ``Reader`` (code, move and the nodes it read; one reader and
@@ -471,6 +472,10 @@ def mine_job(job: dict[str, Any]) -> dict[str, Any]:
     miner = _Miner(game, settings, job["data"], out)
     until = None if settings.moves is None else settings.moves + 1
     try:
+        if _sets_up_a_problem(game):  # the position before move 1 is move 0
+            miner.to_move[0] = apply_game(game, miner.position, 1)
+            miner.after(0)
+            miner.position = Position(game.size)
         apply_game(game, miner.position, until, after_move=miner.after)
     except ValueError as e:  # SgfError: an illegal move; what came before is kept
         out["error"] = str(e)
@@ -479,6 +484,16 @@ def mine_job(job: dict[str, Any]) -> dict[str, Any]:
     out["moves"] = len(miner.position.moves())
     out["seconds"] = time.perf_counter() - t0
     return out
+
+
+def _sets_up_a_problem(game: Any) -> bool:
+    """Whether the record places stones before its first move."""
+    for event in game.events:
+        if event[0] == "move":
+            return False
+        if event[0] == "setup" and any(event[1].values()):
+            return True
+    return False
 
 
 def make_jobs(paths: Iterable[str | os.PathLike], settings: MineSettings) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from gogame.core.reader import Reader
 from gogame.core.reading_cache import ReadingCache
 from gogame.core.sgfio import apply_game, load_game
 from gogame.tools import mine
+from tests.helpers.diagrams import position, render, sgf_record
 from tests.helpers.gnugo import needs_gnugo
 from tests.helpers.paths import ROOT
 
@@ -239,6 +240,42 @@ def test_offset_shifts_the_sampled_positions(tmp_path, monkeypatch):
     moves = {e["source"]["move"] for e in index}
     assert moves and moves <= {5, 15, 25, 35}
     assert all(f"-m{e['source']['move']:03d}-" in e["file"] for e in index)
+
+
+# White to play: the black stone on C4 is in atari (C3 takes it), and the
+# two black stones D5 E5 have two liberties.
+PROBLEM = """
+. . . . . . .
+. . . O O . .
+. . O X X O .
+. O X O . . .
+. . . O . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_a_problem_record_is_examined_at_its_setup(tmp_path, monkeypatch):
+    """A record that sets stones up before its first move (a problem) has
+    that position as move 0, with ``PL`` for the colour to move, whether a
+    solution follows or not; before, only the positions after moves were."""
+    alone = tmp_path / "problem.sgf"
+    alone.write_text(sgf_record(PROBLEM).replace("FF[4]", "FF[4]PL[W]"))
+    solved = tmp_path / "solved.sgf"
+    solved.write_text(sgf_record(PROBLEM, [("w", "C3"), ("b", "E4")]))
+    settings = mine.MineSettings(every=10, prove_nodes=BUDGET)
+    summary, index, out = run(tmp_path, monkeypatch, ZeroGnuGo, "p", (alone, solved), settings)
+    assert summary["positions"] == 2 and not summary["errors"]
+    assert summary["questions"] == 2 * 2 * 7  # both questions on each string: all are weak
+    assert {e["source"]["move"] for e in index} == {0}
+    for path, to_move in ((alone, mine.WHITE), (solved, mine.WHITE)):
+        kept = [e for e in index if e["source"]["game"] == str(path)]
+        assert "attack C4" in {f"{e['question']} {e['vertex']}" for e in kept}
+        for e in kept:
+            problem = load_game(out / e["file"])
+            pos = Position(problem.size)
+            assert apply_game(problem, pos) == to_move
+            assert render(pos) == render(position(PROBLEM))
 
 
 @pytest.mark.slow
