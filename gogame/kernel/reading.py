@@ -585,10 +585,11 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     with the very same two liberties as ``o``): ``_add_save`` when in
     atari, against three liberties or more, or with the very same two
     liberties as ``o``; ``_add_far_race`` near the root when one liberty
-    is shared.  With the
+    is shared or both are.  With the
     same two liberties neither side can fill one (it would be a
     self-atari), so only the moves around ``x`` decide the race, however
-    deep::
+    deep: saving ``x``, and near the root shortening the owner's other
+    strings next to it::
 
         * . . . .     the top left corner: X's edge string (A4-A6 and
         O X X X .     below) and the target O (C5-D6 ...) share their two
@@ -613,7 +614,7 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
             continue
         if xl == 1 or libs >= 3 or shared == 2:
             n = _add_save(s, mv, ply, i64(n), i64(x), i64(mine))
-        elif stackp <= far and shared >= 1:
+        if stackp <= far and shared >= 1:
             n = _add_far_race(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
     return n
 

@@ -354,6 +354,41 @@ def test_far_race_moves_only_near_the_root():
     assert near - deep == {"G2", "G3"}
 
 
+# Black's H8 (liberties H9, J8) and White's G7 string (the same two) cut
+# each other; filling either liberty is a self-atari for both.  Black's F
+# column string next to G7 has two liberties, E9 and E8: White shortens it
+# and G7 wins the race, then H8 dies.
+SAME_TWO = """
+. . . O . X O . O
+. . . O . X O X .
+. . . O O X O O O
+. . . O O X X X X
+. . . . O O O O O
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_a_neighbour_with_the_very_same_two_liberties_races_far():
+    """With the very same two liberties, the attacker's far race moves
+    against the owner's other strings next to G7 are listed (``E8``,
+    ``E9``), near the root; the reader captures H8 as the prover does."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+    from gogame.kernel import reading as kr
+
+    p = diagrams.position(SAME_TWO)
+    far = Reader().depths[3] - kr.FAR_RACE_PLIES
+    assert {"E8", "E9"} <= candidates(p, "H8", True, far)
+    assert not {"E8", "E9"} & candidates(p, "H8", True, far + 1)
+    code, move = Reader().attack(p, "H8")
+    assert code == 1 and format_gtp(move) in ("E8", "E9")
+    proof = Prover(max_nodes=200_000).attack(p, parse_gtp("H8", 9))
+    assert proof.proven and proof.code == 1
+
+
 def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
     """B1 is listed for the owner (the atari C1 itself too), and the prover
     proves that it saves E2: the attacker's far race move J2 is refuted."""
