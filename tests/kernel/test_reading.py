@@ -389,6 +389,37 @@ def test_a_neighbour_with_the_very_same_two_liberties_races_far():
     assert proof.proven and proof.code == 1
 
 
+# White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
+# and Black's wall holds the ring: whoever fills an inner point first
+# loses the race, so neither side can move there.
+SEKI_INSIDE = """
+. . . . . . . . .
+X X X X . . . . .
+O O O X X . . . .
+X . O O X . . . .
+. X . O X . . . .
+O . X O X . . . .
+O O O O X . . . .
+X X X X X . . . .
+. . . . . . . . .
+"""
+
+
+def test_a_string_that_cannot_be_taken_is_defended_by_a_tenuki():
+    """At the root the owner's last candidate is a tenuki whatever the
+    liberties: every move inside lets White capture B5, which White cannot
+    when Black passes, so the answer is the pass (code 1, no move), not 0."""
+    from gogame.core.coords import parse_gtp
+
+    p = diagrams.position(SEKI_INSIDE)
+    assert Reader().attack(p, "B5")[0] == 0
+    for vertex in ("A5", "B6", "C5", "B4"):
+        assert p.trymove(parse_gtp(vertex, 9), BLACK)
+        assert Reader().attack(p, "B5")[0] == 1, vertex
+        p.popgo()
+    assert Reader().find_defense(p, "B5") == (1, None)
+
+
 def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
     """B1 is listed for the owner (the atari C1 itself too), and the prover
     proves that it saves E2: the attacker's far race move J2 is refuted."""
