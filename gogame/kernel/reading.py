@@ -585,11 +585,12 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     with the very same two liberties as ``o``): ``_add_save`` when in
     atari, against three liberties or more, or with the very same two
     liberties as ``o``; ``_add_far_race`` near the root when one liberty
-    is shared or both are.  With the
-    same two liberties neither side can fill one (it would be a
+    is shared, and when both are, above ``break_chain_depth`` (the
+    owner's answer, air for the string shortened, comes a ply down).
+    With the same two liberties neither side can fill one (it would be a
     self-atari), so only the moves around ``x`` decide the race, however
-    deep: saving ``x``, and near the root shortening the owner's other
-    strings next to it::
+    deep: saving ``x``, and shortening the owner's other strings next to
+    it::
 
         * . . . .     the top left corner: X's edge string (A4-A6 and
         O X X X .     below) and the target O (C5-D6 ...) share their two
@@ -602,6 +603,7 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     nbr = mv[ix(ply), NBR:SCRATCH]
     race = stackp <= ctx[C_BREAKCHAIN] + 1  # a ply below the owner's race moves
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
+    far2 = ctx[C_BREAKCHAIN] - 1  # against the same two: where the owner answers
     for i in range(k):
         x = nbr[ix(i)]
         xl = s[ix(NLIB + x)]
@@ -614,7 +616,7 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
             continue
         if xl == 1 or libs >= 3 or shared == 2:
             n = _add_save(s, mv, ply, i64(n), i64(x), i64(mine))
-        if stackp <= far and shared >= 1:
+        if (shared == 2 and stackp <= far2) or (shared == 1 and stackp <= far):
             n = _add_far_race(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
     return n
 

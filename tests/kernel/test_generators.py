@@ -259,9 +259,9 @@ O O . . . O O O X
 
 def test_a_race_on_the_same_two_liberties_is_read_at_any_depth():
     """Past backfill2_depth the attacker still saves a neighbour that
-    shares both liberties with the target: the capture at A8.  Near the
-    root A8 is also a far race move (the liberty of White's A7, next to
-    the neighbour), and scores as both."""
+    shares both liberties with the target: the capture at A8.  Above
+    break_chain_depth A8 is also a far race move (the liberty of White's
+    A7, next to the neighbour), and scores as both."""
     p, ctx, mv = _setup(SHARED_RACE)
     o = _origin(p, "D4")
     k = _neighbours(p, o, mv)
@@ -269,7 +269,7 @@ def test_a_race_on_the_same_two_liberties_is_read_at_any_depth():
     for stackp in (0, deep, int(ctx[kr.C_DEPTH])):
         n = kr._add_attacker_saves(p.s, ctx, mv, 0, 0, o, 2, stackp, k)
         assert {"A8", "B5", "C4"} <= _listed(p, mv, n), stackp
-        far = kr.SC_FAR_RACE if stackp == 0 else 0
+        far = kr.SC_FAR_RACE if stackp < ctx[kr.C_BREAKCHAIN] else 0
         assert _score(p, mv, n, "A8") == kr.SC_SAVE_CAPTURE + far
 
 

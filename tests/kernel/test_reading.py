@@ -374,15 +374,17 @@ SAME_TWO = """
 def test_a_neighbour_with_the_very_same_two_liberties_races_far():
     """With the very same two liberties, the attacker's far race moves
     against the owner's other strings next to G7 are listed (``E8``,
-    ``E9``), near the root; the reader captures H8 as the prover does."""
+    ``E9``) while the owner still has its answers a ply down (air for the
+    shortened string, up to break_chain_depth): deeper than far race
+    moves against one shared liberty, not at break_chain_depth.  The
+    reader captures H8 as the prover does."""
     from gogame.core.coords import parse_gtp
     from gogame.core.prover import Prover
-    from gogame.kernel import reading as kr
 
     p = diagrams.position(SAME_TWO)
-    far = Reader().depths[3] - kr.FAR_RACE_PLIES
-    assert {"E8", "E9"} <= candidates(p, "H8", True, far)
-    assert not {"E8", "E9"} & candidates(p, "H8", True, far + 1)
+    chain = Reader().depths[4]  # break_chain_depth
+    assert {"E8", "E9"} <= candidates(p, "H8", True, chain - 1)
+    assert not {"E8", "E9"} & candidates(p, "H8", True, chain)
     code, move = Reader().attack(p, "H8")
     assert code == 1 and format_gtp(move) in ("E8", "E9")
     proof = Prover(max_nodes=200_000).attack(p, parse_gtp("H8", 9))
