@@ -531,6 +531,50 @@ def _add_friend_approaches(s, mv, ply, n, o, score):
 
 
 @njit(cache=True, _nrt=False)
+def _add_friend_saves(s, mv, ply, n, o, k, score):
+    """Attacker friend saves: the capture of an owner string in atari next
+    to an attacker string in atari that touches a liberty of ``o`` but not
+    ``o`` itself (its ``k`` neighbours are in ``mv[ply, NBR:]``): the
+    friend lives and keeps the liberty it shares with ``o`` covered::
+
+        O O X X .     the lower right corner: White's S1, in atari
+        O X . X *     after Black's T1, touches the target Q1-Q2's
+        O X . O X     liberty R1; White takes T1 at T2 (*)
+
+    Not: friends with two liberties or more; the attacker's neighbours
+    of ``o`` (``_add_attacker_saves``)."""
+    w = s[H_W]
+    mine = s[ix(COLOR + o)]
+    nbr = mv[ix(ply), NBR:SCRATCH]
+    cap = mv[ix(ply), SCRATCH:KILLER]
+    seen = PASS
+    for i in range(min(s[ix(NLIB + o)], MAXLIBS)):
+        lib = _lib(s, o, i)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[ix(COLOR + q)] != 3 - mine or s[ix(NLIB + s[ix(ORIGIN + q)])] != 1:
+                continue
+            x = s[ix(ORIGIN + q)]
+            if x == seen or _listed_in(nbr, k, x):
+                continue
+            seen = x
+            kx = kb.neighbour_strings(s, x, mine, cap)
+            for j in range(kx):
+                y = cap[ix(j)]
+                if s[ix(NLIB + y)] == 1:
+                    n = _add(mv, ply, n, _lib(s, y, 0), score)
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _listed_in(row, k, x):
+    """Whether ``x`` is among the first ``k`` entries of ``row``."""
+    for i in range(k):
+        if row[ix(i)] == x:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _add_save(s, mv, ply, n, x, mine):
     """The attacker saves its own neighbour ``x`` of the target (in atari,
     or short in a race): it extends at ``x``'s liberties, or captures the
@@ -973,6 +1017,7 @@ def _attack_moves(s, ctx, mv, ply, target, libs, stackp, k):
         n = _add_backfills(s, mv, ply, i64(n), i64(o), i64(BACKFILL_LIBS), i64(SC_BACKFILL))
         if stackp <= ctx[C_BACKFILL2]:
             n = _add_friend_approaches(s, mv, ply, i64(n), i64(o), i64(SC_FRIEND_APPROACH))
+            n = _add_friend_saves(s, mv, ply, i64(n), i64(o), i64(k), i64(SC_SAVE_CAPTURE))
     # any count: the attacker's own neighbours in atari or in a race
     return _add_attacker_saves(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
 

@@ -154,6 +154,35 @@ def test_far_race_shortens_the_owner_s_other_short_strings():
     assert _listed(p, mv, n) == {"A1", "C1"}
 
 
+# Black's F1-F2 (liberties G1, G2); White's H1 touches G1 and is in atari
+# (Black's J1 took its other liberty); J1 is in atari itself, at J2.
+FRIEND_IN_ATARI_AT_A_LIBERTY = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . O O O O .
+. . . . O O X X .
+. . . . O X . X .
+. . . . O X . O X
+"""
+
+
+def test_the_attacker_saves_a_friend_in_atari_at_a_liberty():
+    """J2 takes J1 and saves H1, which keeps G1 a self-atari for Black;
+    nothing once H1 is out of atari."""
+    p, _, mv = _setup(FRIEND_IN_ATARI_AT_A_LIBERTY)
+    o = _origin(p, "F1")
+    k = _neighbours(p, o, mv)
+    n = kr._add_friend_saves(p.s, mv, 0, 0, o, k, kr.SC_SAVE_CAPTURE)
+    assert _listed(p, mv, n) == {"J2"}
+    assert _score(p, mv, n, "J2") == kr.SC_SAVE_CAPTURE
+    p.play("J2", "w")  # H1 now has two liberties (G1, J1)
+    k = _neighbours(p, o, mv)
+    assert kr._add_friend_saves(p.s, mv, 0, 0, o, k, kr.SC_SAVE_CAPTURE) == 0
+
+
 def test_attacker_saves_its_neighbours_in_atari():
     p, ctx, mv = _setup(ATTACKER_IN_ATARI)
     o = _origin(p, "B3")
