@@ -36,7 +36,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   section): liberties ``_add_liberties_of``, second-order liberties
   ``_add_second_order``, nets ``_add_nets``, ``_add_connections``, backfilling
   ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
-  ``_add_friend_approaches``; the owner's ko for a lone stone
+  ``_add_friend_approaches``, the attacker's friends in atari at a
+  liberty ``_add_friend_saves``; the owner's ko for a lone stone
   ``_add_snapback_setups``; the attacker saving its own neighbours
   ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
   ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
