@@ -547,7 +547,6 @@ def _add_friend_saves(s, mv, ply, n, o, k, score):
     w = s[H_W]
     mine = s[ix(COLOR + o)]
     nbr = mv[ix(ply), NBR:SCRATCH]
-    cap = mv[ix(ply), SCRATCH:KILLER]
     seen = PASS
     for i in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, i)
@@ -555,24 +554,24 @@ def _add_friend_saves(s, mv, ply, n, o, k, score):
             if s[ix(COLOR + q)] != 3 - mine or s[ix(NLIB + s[ix(ORIGIN + q)])] != 1:
                 continue
             x = s[ix(ORIGIN + q)]
-            if x == seen or _listed_in(nbr, k, x):
+            if x == seen or _listed(nbr, k, x):
                 continue
             seen = x
-            kx = kb.neighbour_strings(s, x, mine, cap)
-            for j in range(kx):
-                y = cap[ix(j)]
-                if s[ix(NLIB + y)] == 1:
-                    n = _add(mv, ply, n, _lib(s, y, 0), score)
+            n = _add_captures_around(s, mv, ply, n, x, mine, score)
     return n
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _listed_in(row, k, x):
-    """Whether ``x`` is among the first ``k`` entries of ``row``."""
-    for i in range(k):
-        if row[ix(i)] == x:
-            return True
-    return False
+def _add_captures_around(s, mv, ply, n, x, mine, score):
+    """The last liberty of each ``mine`` string in atari next to ``x``
+    (listed in the scratch row)."""
+    cap = mv[ix(ply), SCRATCH:KILLER]
+    kx = kb.neighbour_strings(s, x, mine, cap)
+    for j in range(kx):
+        y = cap[ix(j)]
+        if s[ix(NLIB + y)] == 1:
+            n = _add(mv, ply, n, _lib(s, y, 0), score)
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -589,13 +588,7 @@ def _add_save(s, mv, ply, n, x, mine):
     Not: ladder or net reads of the escape (``_order`` scores it)."""
     xl = s[ix(NLIB + x)]
     n = _add_liberties_of(s, mv, ply, n, x, SC_SAVE_ATARI if xl == 1 else SC_SAVE_RACE)
-    cap = mv[ix(ply), SCRATCH:KILLER]
-    kx = kb.neighbour_strings(s, x, mine, cap)
-    for j in range(kx):
-        y = cap[ix(j)]
-        if s[ix(NLIB + y)] == 1:
-            n = _add(mv, ply, n, _lib(s, y, 0), SC_SAVE_CAPTURE)
-    return n
+    return _add_captures_around(s, mv, ply, n, x, mine, SC_SAVE_CAPTURE)
 
 
 @njit(cache=True, _nrt=False)
