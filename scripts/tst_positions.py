@@ -28,36 +28,38 @@ import sys
 from gogame.core.position import Position
 from gogame.core.sgfio import SgfError, apply_game, load_game
 from gogame.tools.mine import position_sgf
+from gogame.tools.regress import parse_tst
 
 
 def loads(tst):
-    """The (path, move) pairs of a .tst file's ``loadsgf`` lines, in order;
-    the path joined to the file's folder, move 0 when none is given."""
+    """The ``loadsgf`` lines of a .tst file (read as ``gogame regress``
+    reads it), in order: (path joined to the file's folder, the path as
+    written, move 0 when none is given)."""
     folder = os.path.dirname(os.path.abspath(tst))
-    pairs = []
     with open(tst, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if len(words) < 2 or words[0] != "loadsgf":
-                continue
+        items = parse_tst(f.read())
+    pairs = []
+    for item in items:
+        words = item[2].split() if item[0] == "setup" else []
+        if len(words) >= 2 and words[0] == "loadsgf":
             move = int(words[2]) if len(words) > 2 and words[2].isdigit() else 0
-            pairs.append((os.path.normpath(os.path.join(folder, words[1])), move))
+            rel = os.path.normpath(words[1])
+            pairs.append((os.path.join(folder, rel), rel, move))
     return pairs
 
 
-def record_name(tst, path, move):
-    """``<path relative to the .tst folder, '/' as '__', less .sgf>-m<N>.sgf``."""
-    rel = os.path.relpath(path, os.path.dirname(os.path.abspath(tst)))
+def record_name(rel, move):
+    """``<path as written, '/' as '__', less .sgf>-m<N>.sgf``."""
     stem = rel[:-4] if rel.endswith(".sgf") else rel
     return f"{stem.replace(os.sep, '__')}-m{move}.sgf"
 
 
-def write_position(path, move, out_file):
-    """The position as a problem record; raises SgfError (or OSError)."""
-    game = load_game(path)
+def write_position(game, move, out_file):
+    """``game``'s position before ``move`` (0: after its last) as a
+    problem record; raises SgfError (an illegal move) or OSError."""
     position = Position(game.size)
     to_move = apply_game(game, position, move if move > 0 else None)
-    comment = f"loadsgf {os.path.basename(path)} {move}"
+    comment = f"loadsgf {os.path.basename(game.path)} {move}"
     with open(out_file, "w") as f:
         f.write(position_sgf(position, to_move, comment))
 
@@ -69,19 +71,21 @@ def main(argv=None):
     p.add_argument("--exclude", action="append", default=[], metavar="T.tst")
     args = p.parse_args(argv)
     try:
-        excluded = {path for t in args.exclude for path, _ in loads(t)}
-        pairs = [(t, path, move) for t in args.tst for path, move in loads(t)]
+        excluded = {path for t in args.exclude for path, _, _ in loads(t)}
+        pairs = [pair for t in args.tst for pair in loads(t)]
     except OSError as e:
         p.error(str(e))
     os.makedirs(args.out, exist_ok=True)
-    done, failed = set(), 0
-    for tst, path, move in pairs:
-        name = record_name(tst, path, move)
+    done, games, failed = set(), {}, 0
+    for path, rel, move in pairs:
+        name = record_name(rel, move)
         if path in excluded or name in done:
             continue
         done.add(name)
         try:
-            write_position(path, move, os.path.join(args.out, name))
+            if path not in games:  # a game many positions load is read once
+                games[path] = load_game(path)
+            write_position(games[path], move, os.path.join(args.out, name))
         except (SgfError, OSError) as e:
             failed += 1
             done.discard(name)
