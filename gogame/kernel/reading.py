@@ -44,7 +44,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_add_chain_backfills``, race moves ``_add_race_moves`` and
   ``_add_race_liberties``);
   the superstring's ``_add_friend_rescues`` (against three liberties
-  ``_add_chain3_liberties``); ``_add_tenuki``.
+  ``_add_chain_liberties``); when every move is a self-atari, races
+  against four liberties ``_add_last_resort_races``; ``_add_tenuki``.
   Their scores, liberty limits and the try limits are the tunables
   (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
 * Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
@@ -188,6 +189,7 @@ SC_CHAIN_ATARI = 10  # the owner ataris a two-liberty neighbour: half a liberty
 SC_FRIEND_AIR = -1  # air for a short friend touching that neighbour: indirect
 SC_CHAIN_BACKFILL = -1  # makes that neighbour's liberty playable: a detour
 SC_RACE = 0  # a race move: _order's race bonus ranks it (``_contact``)
+SC_RACE_FOUR = -2  # against four liberties, a last resort: after the others (GNU Go's)
 SC_RESCUE = 30  # a capture next to a friend: air for the superstring, early
 SC_RESCUE_ATARI = 0  # an atari next to a friend: _order's counts rank it
 SC_RESCUE_THREE = -2  # on a friend's three-liberty attacker: after the direct moves (GNU Go's)
@@ -825,7 +827,7 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
     the superstring); the liberties of one with two (ataris that win a
     race or force a connection); against three, unless it touches ``o``
     (one of the ``nk`` listed in ``mv[ply, NBR:]``, which ``_add_break_chain``
-    reads under its own limits), ``_add_chain3_liberties`` (with
+    reads under its own limits), ``_add_chain_liberties`` (with
     ``capturing``, only its moves that capture)::
 
         . . . .
@@ -859,17 +861,18 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
                     elif libs == 2 and most >= 2:
                         n = _add_liberties_of(s, mv, ply, n, x, SC_RESCUE_ATARI)
                     elif libs == 3 and most >= 3 and not _listed(nbr, nk, x):
-                        n = _add_chain3_liberties(s, mv, ply, n, x, SC_RESCUE_THREE, capturing)
+                        n = _add_chain_liberties(s, mv, ply, n, x, SC_RESCUE_THREE, capturing)
     return n
 
 
 @njit(cache=True, _nrt=False)
-def _add_chain3_liberties(s, mv, ply, n, x, score, capturing):
-    """Against the attacker's string ``x`` of three liberties: its one
-    escape (a liberty where it would extend to four or more), or all three
-    when it has none; nothing when it has two (GNU Go's
-    do_find_break_chain3_moves); with ``capturing``, only such a move
-    that captures something (a block that gains liberties at once)::
+def _add_chain_liberties(s, mv, ply, n, x, score, capturing):
+    """Against the attacker's string ``x`` of three or four liberties: its
+    one escape (a liberty where it would extend to one liberty more), or
+    all of them when it has none; nothing when it has two (GNU Go's
+    do_find_break_chain3_moves and break_chain4_moves); with
+    ``capturing``, only such a move that captures something (a block that
+    gains liberties at once)::
 
         . . . . .     x (X, liberties a, b, *) escapes at * only (four
         . O * . .     liberties): the owner blocks there; with O on the
@@ -880,20 +883,64 @@ def _add_chain3_liberties(s, mv, ply, n, x, score, capturing):
     Not: the owner's stones in atari next to ``x`` (GNU Go's
     defend_secondary_chain1_moves)."""
     color = s[ix(COLOR + x)]
+    xl = s[ix(NLIB + x)]
     escape = PASS
-    for i in range(3):
+    for i in range(xl):
         lib = _lib(s, x, i)
-        if kb.libs_after(s, lib, color, 4) >= 4:
+        if kb.libs_after(s, lib, color, xl + 1) > xl:
             if escape != PASS:
                 return n
             escape = lib
-    for i in range(3):
+    for i in range(xl):
         lib = _lib(s, x, i)
         if escape != PASS and lib != escape:
             continue
         if capturing and not _captures(s, lib, 3 - color):
             continue
         n = _add(mv, ply, n, lib, score)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _only_self_ataris(s, mv, ply, n, color):
+    """Would every candidate of mv[ply] (tenuki aside) leave ``color``'s
+    stone with one liberty or none (``libs_after``: captures counted)?"""
+    for i in range(n):
+        m = mv[ix(ply), ix(i)]
+        if m != PASS and kb.libs_after(s, m, color, 2) >= 2:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _add_last_resort_races(s, mv, ply, n, o, k):
+    """The owner's last resort for ``o`` (two liberties) when every
+    candidate is a self-atari (GNU Go's defend2 with no move, which turns
+    ``be_aggressive``): race moves against the attacker's four-liberty
+    neighbours (of the ``k`` in ``mv[ply, NBR:]``), by
+    ``_add_chain_liberties`` (GNU Go's break_chain4_moves).  White's
+    string (liberties a, the eye, and b, a self-atari for both sides) must
+    shorten Black's string (four liberties, ``*``) first to win the race::
+
+        O * X O a O b X *     the top three lines of a 9x9 board;
+        O * X O O O O O X     White's wall below holds Black
+        O * X X X X X X X
+
+    Not: neighbours of five liberties or more; below backfill2_depth (the
+    caller's rule, as for the other race moves against long neighbours:
+    the attacker never extends a three-liberty neighbour, so deeper such
+    moves found false defences)."""
+    mine = s[ix(COLOR + o)]
+    nbr = mv[ix(ply), NBR:SCRATCH]
+    four = False
+    for i in range(k):
+        four = four or s[ix(NLIB + nbr[ix(i)])] == 4
+    if not four or not _only_self_ataris(s, mv, ply, n, mine):
+        return n
+    for i in range(k):
+        x = nbr[ix(i)]
+        if s[ix(NLIB + x)] == 4:
+            n = _add_chain_liberties(s, mv, ply, i64(n), i64(x), i64(SC_RACE_FOUR), False)
     return n
 
 
@@ -1044,6 +1091,8 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
         if reach and stackp <= ctx[C_DEPTH]:
             n = _add_second_order(s, mv, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))
             n = _add_connections(s, mv, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
+        if reach and stackp <= ctx[C_BACKFILL2]:  # every move a self-atari: race
+            n = _add_last_resort_races(s, mv, ply, i64(n), i64(o), i64(k))
         if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
             n = _add_tenuki(mv, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:

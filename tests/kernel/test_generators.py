@@ -484,16 +484,65 @@ TWO_ESCAPES = """
 """
 
 
-def test_chain3_liberties_block_the_one_escape_or_take_them_all():
+def test_chain_liberties_of_three_block_the_one_escape_or_take_them_all():
     for diagram, listed in ((NO_ESCAPE, {"B2", "B3", "C4"}), (ONE_ESCAPE, {"C4"})):
         p, _, mv = _setup(diagram)
-        n = kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False)
+        n = kr._add_chain_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False)
         assert _listed(p, mv, n) == listed
         assert _score(p, mv, n, "C4") == 5
         # none of them captures: nothing when only captures may block
-        assert kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, True) == 0
+        assert kr._add_chain_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, True) == 0
     p, _, mv = _setup(TWO_ESCAPES)
-    assert kr._add_chain3_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False) == 0
+    assert kr._add_chain_liberties(p.s, mv, 0, 0, _origin(p, "C2"), 5, False) == 0
+
+
+# Black's C2-C3 with four liberties (B3, C4, B2, C1), held by White's wall
+# except at C4, where it would extend to five.
+FOUR_ONE_ESCAPE = """
+. . . . .
+. O . . .
+O . X O .
+O . X O .
+. O . O .
+"""
+
+
+def test_chain_liberties_of_four_block_the_one_escape_or_take_them_all():
+    p, _, mv = _setup(FOUR_ONE_ESCAPE)
+    n = kr._add_chain_liberties(p.s, mv, 0, 0, _origin(p, "C3"), 5, False)
+    assert _listed(p, mv, n) == {"C4"}
+    # White's D4 closes the escape: all four liberties
+    p, _, mv = _setup(FOUR_ONE_ESCAPE.replace(". O . . .", ". O . O ."))
+    n = kr._add_chain_liberties(p.s, mv, 0, 0, _origin(p, "C3"), 5, False)
+    assert _listed(p, mv, n) == {"B3", "C4", "B2", "C1"}
+
+
+# White's D9 string: two liberties, E9 (its eye) and G9 (a self-atari for
+# both sides); Black's C9 string around it has four (B9, B8, B7, J9).
+RACE_FOUR = """
+O . X O . O . X .
+O . X O O O O O X
+O . X X X X X X X
+O O O O O O O O O
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_last_resort_races_only_when_every_candidate_is_a_self_atari():
+    p, _, mv = _setup(RACE_FOUR)
+    o = _origin(p, "D9")
+    k = _neighbours(p, o, mv)
+    n = kr._add_liberties_of(p.s, mv, 0, 0, o, 0)  # E9 and G9, both self-ataris
+    m = kr._add_last_resort_races(p.s, mv, 0, n, o, k)
+    assert _listed(p, mv, m) - _listed(p, mv, n) == {"B9", "B8", "B7", "J9"}
+    assert _score(p, mv, m, "B8") == kr.SC_RACE_FOUR
+    # a candidate that gains air (E5, in the open) leaves them out
+    n = kr._add(mv, 0, kr._add_liberties_of(p.s, mv, 0, 0, o, 0), p.pos("E5"), 0)
+    assert kr._add_last_resort_races(p.s, mv, 0, n, o, k) == n
 
 
 def test_tenuki_is_a_pass_scored_last():

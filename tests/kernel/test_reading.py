@@ -391,6 +391,43 @@ def test_a_neighbour_with_the_very_same_two_liberties_races_far():
     assert proof.proven and proof.code == 1
 
 
+# White's D9 string has two liberties: E9, its eye, and G9, where either
+# side's stone is a self-atari (Black's joins H9, one liberty J9).  Black's
+# C9 string around it has four liberties (B9, B8, B7 and J9) and White's
+# wall holds it: White must shorten it first to win the race.
+LAST_RESORT = """
+O . X O . O . X .
+O . X O O O O O X
+O . X X X X X X X
+O O O O O O O O O
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_the_owner_races_a_four_liberty_neighbour_as_a_last_resort():
+    """Every move of White's next to D9 is a self-atari or a suicide, so
+    White's candidates take in the liberties of Black's four-liberty
+    neighbour (GNU Go's break_chain4_moves when defend2 has no move), up
+    to backfill2_depth.  The reader defends D9 as the prover does (before
+    this rule it answered 0); Black to move captures."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+
+    p = diagrams.position(LAST_RESORT)
+    near = Reader().depths[3]  # backfill2_depth
+    assert {"B9", "B8", "B7"} <= candidates(p, "D9", False, near)
+    assert not {"B9", "B8", "B7"} & candidates(p, "D9", False, near + 1)
+    code, move = Reader().find_defense(p, "D9")
+    assert code == 1 and format_gtp(move) in ("B9", "B8", "B7")
+    assert Reader().attack(p, "D9")[0] == 1
+    proof = Prover(max_nodes=200_000).defend(p, parse_gtp("D9", 9))
+    assert proof.proven and proof.code == 1
+
+
 # White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
 # and Black's wall holds the ring: whoever fills an inner point first
 # loses the race, so neither side can move there.
