@@ -113,3 +113,19 @@ FRIEND_THREE_CAPTURE = """
 . . X X O O . X .
 . X . O . . . X .
 """
+
+# White's D9 string has two liberties: E9, its eye, and G9, where either
+# side's stone is a self-atari (Black's joins H9, one liberty J9).  Black's
+# C9 string around it has four liberties (B9, B8, B7 and J9) and White's
+# wall holds it: White must shorten it first to win the race (9x9).
+RACE_FOUR = """
+O . X O . O . X .
+O . X O O O O O X
+O . X X X X X X X
+O O O O O O O O O
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""

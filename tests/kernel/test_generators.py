@@ -517,23 +517,8 @@ def test_chain_liberties_of_four_block_the_one_escape_or_take_them_all():
     assert _listed(p, mv, n) == {"B3", "C4", "B2", "C1"}
 
 
-# White's D9 string: two liberties, E9 (its eye) and G9 (a self-atari for
-# both sides); Black's C9 string around it has four (B9, B8, B7, J9).
-RACE_FOUR = """
-O . X O . O . X .
-O . X O O O O O X
-O . X X X X X X X
-O O O O O O O O O
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-"""
-
-
 def test_last_resort_races_only_when_every_candidate_is_a_self_atari():
-    p, _, mv = _setup(RACE_FOUR)
+    p, _, mv = _setup(shapes.RACE_FOUR)  # D9: liberties E9, G9; C9: four
     o = _origin(p, "D9")
     k = _neighbours(p, o, mv)
     n = kr._add_liberties_of(p.s, mv, 0, 0, o, 0)  # E9 and G9, both self-ataris

@@ -15,7 +15,7 @@ from gogame.kernel.board import BLACK, WHITE
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
-from tests.helpers.shapes import CHAIN_BACKFILL
+from tests.helpers.shapes import CHAIN_BACKFILL, RACE_FOUR
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -391,23 +391,6 @@ def test_a_neighbour_with_the_very_same_two_liberties_races_far():
     assert proof.proven and proof.code == 1
 
 
-# White's D9 string has two liberties: E9, its eye, and G9, where either
-# side's stone is a self-atari (Black's joins H9, one liberty J9).  Black's
-# C9 string around it has four liberties (B9, B8, B7 and J9) and White's
-# wall holds it: White must shorten it first to win the race.
-LAST_RESORT = """
-O . X O . O . X .
-O . X O O O O O X
-O . X X X X X X X
-O O O O O O O O O
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-. . . . . . . . .
-"""
-
-
 def test_the_owner_races_a_four_liberty_neighbour_as_a_last_resort():
     """Every move of White's next to D9 is a self-atari or a suicide, so
     White's candidates take in the liberties of Black's four-liberty
@@ -417,7 +400,7 @@ def test_the_owner_races_a_four_liberty_neighbour_as_a_last_resort():
     from gogame.core.coords import parse_gtp
     from gogame.core.prover import Prover
 
-    p = diagrams.position(LAST_RESORT)
+    p = diagrams.position(RACE_FOUR)
     near = Reader().depths[3]  # backfill2_depth
     assert {"B9", "B8", "B7"} <= candidates(p, "D9", False, near)
     assert not {"B9", "B8", "B7"} & candidates(p, "D9", False, near + 1)
