@@ -208,6 +208,7 @@ JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
 FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
+TIED_PLIES = 2  # quiet blocks for a friend tied to two liberties, up to backfill2_depth less this
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
 TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
@@ -819,7 +820,7 @@ def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
 
 
 @njit(cache=True, _nrt=False)
-def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
+def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing, tied):
     """Friend rescues: moves against the attacker strings of ``most``
     liberties or fewer (1 to 3) next to the owner's strings that touch a
     liberty of ``o`` (its superstring, loosely), GNU Go's
@@ -828,7 +829,9 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
     race or force a connection); against three, unless it touches ``o``
     (one of the ``nk`` listed in ``mv[ply, NBR:]``, which ``_add_break_chain``
     reads under its own limits), ``_add_chain_liberties`` (with
-    ``capturing``, only its moves that capture)::
+    ``capturing``, only its moves that capture, unless ``tied`` and the
+    friend has both of ``o``'s two liberties: then they live or die
+    together, and its attackers are ``o``'s own)::
 
         . . . .
         X O . O
@@ -853,6 +856,7 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
                     seen[ix(nseen)] = f
                     nseen += 1
                 kx = kb.neighbour_strings(s, f, 3 - mine, scratch[:16])
+                only = capturing and not (tied and _shared(s, i64(f), i64(o)) == 2)
                 for j in range(kx):
                     x = np.int64(scratch[ix(j)])
                     libs = s[ix(NLIB + x)]
@@ -861,7 +865,7 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing):
                     elif libs == 2 and most >= 2:
                         n = _add_liberties_of(s, mv, ply, n, x, SC_RESCUE_ATARI)
                     elif libs == 3 and most >= 3 and not _listed(nbr, nk, x):
-                        n = _add_chain_liberties(s, mv, ply, n, x, SC_RESCUE_THREE, capturing)
+                        n = _add_chain_liberties(s, mv, ply, n, x, SC_RESCUE_THREE, only)
     return n
 
 
@@ -1076,11 +1080,13 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
         ataris = stackp <= ctx[C_BREAKCHAIN]
         # three-liberty attackers: against three liberties near the root
         # (GNU Go's defend3); against two only by a capture (its defend2,
-        # whose quiet blocks our attacker cannot always answer)
+        # whose quiet blocks our attacker cannot always answer), or quietly
+        # nearer the root for a friend tied to both liberties
         three = (libs == 3 and stackp <= ctx[C_BACKFILL2]) or (libs == 2 and ataris)
         most = 3 if three else 2 if ataris else 1
+        tied = stackp <= ctx[C_BACKFILL2] - TIED_PLIES
         n = _add_friend_rescues(
-            s, mv, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k), libs == 2
+            s, mv, ply, i64(n), i64(o), scratch, i64(SC_RESCUE), i64(most), i64(k), libs == 2, tied
         )
     if libs == 1:
         if reach and stackp <= ctx[C_SUPERSTRING]:

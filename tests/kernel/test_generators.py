@@ -404,10 +404,10 @@ def test_friend_rescues_capture_next_to_a_friend():
     p, _, mv = _setup(RESCUE)
     o = _origin(p, "B3")
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0, False)
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 1, 0, False, False)
     assert _listed(p, mv, n) == {"D3"}
     assert _score(p, mv, n, "D3") == kr.SC_RESCUE
-    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False)
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False, False)
     assert _listed(p, mv, n) == {"D3", "A1", "B2"}  # and the atari of B1
 
 
@@ -432,15 +432,17 @@ def test_friend_rescues_against_three_liberties():
     o = _origin(p, "D7")
     k = _neighbours(p, o, mv)  # E6 (four liberties)
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False) == 0
-    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, False)
+    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 2, 0, False, False) == 0
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, False, False)
     assert _listed(p, mv, n) == {"B5"}  # B7-B6's one escape; C5 has two
     assert _score(p, mv, n, "B5") == kr.SC_RESCUE_THREE
     # B5 captures nothing: not listed against two liberties
-    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True) == 0
+    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True, False) == 0
     # a string listed as a neighbour of D7 is left to _add_break_chain
     mv[0, kr.NBR + k] = _origin(p, "B7")
-    assert kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1, False) == 0
+    assert (
+        kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k + 1, False, False) == 0
+    )
 
 
 def test_friend_rescues_against_two_liberties_block_only_by_a_capture():
@@ -450,7 +452,7 @@ def test_friend_rescues_against_two_liberties_block_only_by_a_capture():
     o = _origin(p, "H6")
     k = _neighbours(p, o, mv)
     scratch = mv[0, kr.SCRATCH : kr.KILLER]
-    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True)
+    n = kr._add_friend_rescues(p.s, mv, 0, 0, o, scratch, kr.SC_RESCUE, 3, k, True, False)
     assert "E7" in _listed(p, mv, n)
     assert _score(p, mv, n, "E7") == kr.SC_RESCUE_THREE
 

@@ -411,6 +411,44 @@ def test_the_owner_races_a_four_liberty_neighbour_as_a_last_resort():
     assert proof.proven and proof.code == 1
 
 
+# White's G1 string (liberties F1, G2) and White's F2 share both their
+# liberties: they live or die together.  Black's D2 string next to F2 has
+# three (C3, D1, E1); shortening it saves G1 outright, where without it
+# White only wins a ko.
+TIED_FRIEND = """
+. O . . . X . . .
+. O . . . X . . .
+. O . . . X . . .
+. O . . . X . . .
+. O . . . X . . .
+. O O O O X X X X
+. O . X O X O O X
+O O O X X O . O X
+. . . . . . O O X
+"""
+
+
+def test_a_friend_tied_to_both_liberties_is_rescued_quietly_near_the_root():
+    """Against two liberties the owner blocks a friend's three-liberty
+    attacker only by a capture, except near the root (up to
+    backfill2_depth less ``TIED_PLIES``) for a friend that has both of the
+    target's liberties: then its quiet blocks are listed.  The reader
+    defends G1 unconditionally (it answered a ko, code 3, before) and the
+    attacker wins only a ko (code 2, it answered 1), as the prover proves."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+    from gogame.kernel import reading as kr
+
+    p = diagrams.position(TIED_FRIEND)
+    near = Reader().depths[3] - kr.TIED_PLIES  # backfill2_depth less it
+    assert {"C3", "D1"} <= candidates(p, "G1", False, near)
+    assert not {"C3", "D1"} & candidates(p, "G1", False, near + 1)
+    assert Reader().find_defense(p, "G1")[0] == 1
+    assert Reader().attack(p, "G1")[0] == 2
+    proof = Prover(max_nodes=200_000).defend(p, parse_gtp("G1", 9))
+    assert proof.proven and proof.code == 1
+
+
 # White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
 # and Black's wall holds the ring: whoever fills an inner point first
 # loses the race, so neither side can move there.
