@@ -37,7 +37,8 @@ A reading guide (the rules in full, and why each is there: docs/reading.md):
   ``_add_second_order``, nets ``_add_nets``, ``_add_connections``, backfilling
   ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
   ``_add_friend_approaches``, the attacker's friends in atari at a
-  liberty ``_add_friend_saves``; the owner's ko for a lone stone
+  liberty ``_add_friend_saves``, nets on a friend tied to both liberties
+  ``_add_tied_nets``; the owner's ko for a lone stone
   ``_add_snapback_setups``; the attacker saving its own neighbours
   ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
   ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
@@ -208,7 +209,7 @@ JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
 FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
-TIED_PLIES = 2  # quiet blocks for a friend tied to two liberties, up to backfill2_depth less this
+TIED_PLIES = 2  # a friend tied to both liberties: blocks, nets up to backfill2_depth less this
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
 TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
@@ -531,6 +532,38 @@ def _add_friend_approaches(s, mv, ply, n, o, score):
                 and s[ix(NLIB + s[ix(ORIGIN + q)])] == 2
             ):
                 n = _add_second_order(s, mv, ply, i64(n), i64(s[ix(ORIGIN + q)]), i64(score))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_tied_nets(s, mv, ply, n, o, score):
+    """Nets on a tied friend: the liberties, other than ``o``'s own two,
+    of an owner string of four liberties or fewer that has both of
+    ``o``'s liberties (the owner's jump between them): the two live or
+    die together, so the attacker closes the friend in::
+
+        X * . .     Black's E4 (X) has two liberties, a and b; Black's
+        * f a O     jump f takes both, so the two live or die together:
+        . b X O     White nets f at * (its other liberties)
+        O O O .
+
+    Not: friends of five liberties or more; below backfill2_depth less
+    ``TIED_PLIES`` (the caller's rule, as for the owner's quiet blocks of
+    a tied friend's attackers)."""
+    w = s[H_W]
+    mine = s[ix(COLOR + o)]
+    for k in range(2):
+        lib = _lib(s, o, k)
+        for q in (lib - 1, lib + 1, lib - w, lib + w):
+            if s[ix(COLOR + q)] != mine or s[ix(ORIGIN + q)] == o:
+                continue
+            f = i64(s[ix(ORIGIN + q)])
+            if s[ix(NLIB + f)] > 4 or _shared(s, f, i64(o)) != 2:
+                continue
+            for i in range(s[ix(NLIB + f)]):
+                m = _lib(s, f, i)
+                if not kb.is_liberty(s, o, m):
+                    n = _add(mv, ply, n, m, score)
     return n
 
 
@@ -1063,6 +1096,8 @@ def _attack_moves(s, ctx, mv, ply, target, libs, stackp, k):
         if stackp <= ctx[C_BACKFILL2]:
             n = _add_friend_approaches(s, mv, ply, i64(n), i64(o), i64(SC_FRIEND_APPROACH))
             n = _add_friend_saves(s, mv, ply, i64(n), i64(o), i64(k), i64(SC_SAVE_CAPTURE))
+    if libs == 2 and stackp <= ctx[C_BACKFILL2] - TIED_PLIES:  # a jump covers both
+        n = _add_tied_nets(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
     # any count: the attacker's own neighbours in atari or in a race
     return _add_attacker_saves(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
 

@@ -449,6 +449,43 @@ def test_a_friend_tied_to_both_liberties_is_rescued_quietly_near_the_root():
     assert proof.proven and proof.code == 1
 
 
+# Black's E4 has two liberties, D4 and E5.  Black's jump to D5 takes both
+# (a friend tied to them: the two live or die together), and White's D6
+# nets it.
+TIED_NET = """
+. . . . . . . . .
+. . . O O . . . .
+. . . . . O . . .
+. . X . . . . . .
+. O . . . O . . .
+. . . . X O . . .
+O . O O O . . . .
+. . . . . . . O .
+. . . . . . . . .
+"""
+
+
+def test_the_attacker_nets_a_friend_tied_to_both_liberties():
+    """After Black's D5, which has both of E4's liberties, the attacker's
+    candidates near the root (up to backfill2_depth less ``TIED_PLIES``)
+    take in D5's other liberties, C5 and D6; the reader then captures E4,
+    as the prover does, and no longer answers that D5 defends it (it
+    answered ``1 D5`` before)."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+    from gogame.kernel import reading as kr
+
+    p = diagrams.position(TIED_NET)
+    assert Reader().find_defense(p, "E4")[0] == 0
+    assert p.trymove(parse_gtp("D5", 9), BLACK)
+    near = Reader().depths[3] - kr.TIED_PLIES  # backfill2_depth less it
+    assert {"C5", "D6"} <= candidates(p, "E4", True, near)
+    assert not {"C5", "D6"} & candidates(p, "E4", True, near + 1)
+    assert Reader().attack(p, "E4")[0] == 1
+    proof = Prover(max_nodes=200_000).attack(p, parse_gtp("E4", 9))
+    assert proof.proven and proof.code == 1
+
+
 # White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
 # and Black's wall holds the ring: whoever fills an inner point first
 # loses the race, so neither side can move there.
