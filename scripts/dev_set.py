@@ -15,10 +15,12 @@ since that file was saved, with GNU Go's recorded code and the proof's.
 With ``--cache-mb 0`` every problem is read without a cache: against a
 run saved with the cache, the codes listed are answers that depend on it
 (none should).  With ``--gnugo`` GNU Go (``/usr/games/gnugo``, one
-process a folder) is asked every problem too, after a ``loadsgf``, and
-the summary adds its nodes (``reset_reading_node_counter``,
-``get_reading_node_counter``) and how many proven problems its answers
-allow.  Nothing else is written.
+process a folder) is asked every problem too, after a ``loadsgf`` and a
+``clear_cache`` (as gogame's reader starts each problem with an empty
+cache; without it GNU Go's persistent reading cache answers a position
+asked before at no node), and the summary adds its nodes
+(``reset_reading_node_counter``, ``get_reading_node_counter``) and how
+many proven problems its answers allow.  Nothing else is written.
 
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems`` and any folder mined for a report.  reading.tst
@@ -74,6 +76,7 @@ def gnugo_folder(folder, index, total, path=GNUGO):
     with GtpClient([path, "--mode", "gtp"]) as engine:
         for entry in index:
             engine.ask("loadsgf " + os.path.abspath(os.path.join(folder, entry["file"])))
+            engine.ask("clear_cache")  # no answer carried from a problem before
             verb = "attack" if entry["question"] == "attack" else "defend"
             command = f"{verb} {entry['vertex']}"
             _, answer, error, nodes, _ = ask_counted(engine, command)

@@ -99,3 +99,23 @@ def test_gnu_go_is_asked_every_problem(folder):
         for e in chosen[:2]
     )
     assert total["gnugo_allowed"] == recorded
+
+
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go is not installed")
+def test_gnu_go_reads_a_repeated_problem_again(folder, tmp_path):
+    """GNU Go starts every problem with empty caches, as gogame does: the
+    same problem under two names costs it twice the nodes of one (its
+    persistent reading cache would answer the second at no node)."""
+    path, chosen = folder
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    entry = chosen[0]
+    shutil.copy(path / entry["file"], one / entry["file"])
+    shutil.copy(path / entry["file"], two / entry["file"])
+    shutil.copy(path / entry["file"], two / ("again-" + entry["file"]))
+    twice = [entry, dict(entry, file="again-" + entry["file"])]
+    single = dev_set.gnugo_folder(str(one), [entry], {})
+    double = dev_set.gnugo_folder(str(two), twice, {})
+    assert single["gnugo_nodes"] > 0
+    assert double["gnugo_nodes"] == 2 * single["gnugo_nodes"]
