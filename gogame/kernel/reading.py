@@ -552,18 +552,19 @@ def _add_tied_nets(s, mv, ply, n, o, score):
     a tied friend's attackers)."""
     w = s[H_W]
     mine = s[ix(COLOR + o)]
-    for k in range(2):
-        lib = _lib(s, o, k)
-        for q in (lib - 1, lib + 1, lib - w, lib + w):
-            if s[ix(COLOR + q)] != mine or s[ix(ORIGIN + q)] == o:
-                continue
-            f = i64(s[ix(ORIGIN + q)])
-            if s[ix(NLIB + f)] > 4 or _shared(s, f, i64(o)) != 2:
-                continue
-            for i in range(s[ix(NLIB + f)]):
-                m = _lib(s, f, i)
-                if not kb.is_liberty(s, o, m):
-                    n = _add(mv, ply, n, m, score)
+    lib = _lib(s, o, 0)  # a tied friend touches both liberties: this one will do
+    seen0 = seen1 = np.int64(PASS)
+    for q in (lib - 1, lib + 1, lib - w, lib + w):
+        if s[ix(COLOR + q)] != mine or s[ix(ORIGIN + q)] == o:
+            continue
+        f = i64(s[ix(ORIGIN + q)])
+        if f == seen0 or f == seen1 or s[ix(NLIB + f)] > 4 or _shared(s, f, i64(o)) != 2:
+            continue
+        seen0, seen1 = f, seen0
+        for i in range(s[ix(NLIB + f)]):
+            m = _lib(s, f, i)
+            if not kb.is_liberty(s, o, m):
+                n = _add(mv, ply, n, m, score)
     return n
 
 
