@@ -558,7 +558,7 @@ def _add_tied_nets(s, mv, ply, n, o, score):
         if s[ix(COLOR + q)] != mine or s[ix(ORIGIN + q)] == o:
             continue
         f = i64(s[ix(ORIGIN + q)])
-        if f == seen0 or f == seen1 or s[ix(NLIB + f)] > 4 or _shared(s, f, i64(o)) != 2:
+        if f == seen0 or f == seen1 or s[ix(NLIB + f)] > 4 or not _tied(s, f, i64(o)):
             continue
         seen0, seen1 = f, seen0
         for i in range(s[ix(NLIB + f)]):
@@ -890,7 +890,7 @@ def _add_friend_rescues(s, mv, ply, n, o, scratch, score, most, nk, capturing, t
                     seen[ix(nseen)] = f
                     nseen += 1
                 kx = kb.neighbour_strings(s, f, 3 - mine, scratch[:16])
-                only = capturing and not (tied and _shared(s, i64(f), i64(o)) == 2)
+                only = capturing and not (tied and _tied(s, i64(f), i64(o)))
                 for j in range(kx):
                     x = np.int64(scratch[ix(j)])
                     libs = s[ix(NLIB + x)]
@@ -1223,6 +1223,13 @@ def _shared(s, a, b):
         if kb.is_liberty(s, b, _lib(s, a, i)):
             k += 1
     return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _tied(s, f, o):
+    """Is the owner string ``f`` tied to ``o`` (two liberties): does it
+    have both of them, so that the two live or die together?"""
+    return _shared(s, f, o) == 2
 
 
 @njit(cache=True, _nrt=False, inline="always")
