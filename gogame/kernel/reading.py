@@ -210,6 +210,7 @@ FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
 TIED_PLIES = 2  # a friend tied to both liberties: blocks, nets up to backfill2_depth less this
+RACE_SAVE_PLIES = 2  # saves of short neighbours outside the race: backfill2_depth less this
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
 TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
@@ -651,6 +652,15 @@ def _add_far_race(s, mv, ply, n, x, o, mine):
     return n
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _runs_both_ways(s, x, color):
+    """Whether ``color``'s string ``x`` (two liberties) would have four
+    liberties or more after extending at either: no race to win for it."""
+    a = _lib(s, x, 0)
+    b = _lib(s, x, 1)
+    return kb.libs_after(s, a, color, 4) > 3 and kb.libs_after(s, b, color, 4) > 3
+
+
 @njit(cache=True, _nrt=False)
 def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     """The attacker's own neighbours of the target (``k``, listed in
@@ -665,7 +675,10 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     With the same two liberties neither side can fill one (it would be a
     self-atari), so only the moves around ``x`` decide the race, however
     deep: saving ``x``, and shortening the owner's other strings next to
-    it::
+    it.  Against one or two liberties, near the root (up to
+    ``backfill2_depth`` less ``RACE_SAVE_PLIES``), the saves of the other
+    two-liberty neighbours too, unless ``x`` runs out either way (GNU Go's
+    attack3 ``save_boundary-2``; its attack2 has none)::
 
         * . . . .     the top left corner: X's edge string (A4-A6 and
         O X X X .     below) and the target O (C5-D6 ...) share their two
@@ -679,17 +692,19 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     race = stackp <= ctx[C_BREAKCHAIN] + 1  # a ply below the owner's race moves
     far = ctx[C_BACKFILL2] - FAR_RACE_PLIES  # far race moves: near the root only
     far2 = ctx[C_BREAKCHAIN] - 1  # against the same two: where the owner answers
+    near = libs <= 2 and stackp <= ctx[C_BACKFILL2] - RACE_SAVE_PLIES
     for i in range(k):
         x = nbr[ix(i)]
         xl = s[ix(NLIB + x)]
         if xl > 2:
             continue
-        # against two liberties, only a neighbour with the very same two
-        # liberties is in the race
+        # against two liberties, away from the root, only a neighbour
+        # with the very same two liberties is in the race
         shared = _shared(s, i64(x), i64(o)) if xl == 2 and libs == 2 else 0
         if xl == 2 and not race and shared != 2:
             continue
-        if xl == 1 or libs >= 3 or shared == 2:
+        other = xl == 2 and near and shared != 2 and not _runs_both_ways(s, x, 3 - mine)
+        if xl == 1 or libs >= 3 or shared == 2 or other:
             n = _add_save(s, mv, ply, i64(n), i64(x), i64(mine))
         if (shared == 2 and stackp <= far2) or (shared == 1 and stackp <= far):
             n = _add_far_race(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))

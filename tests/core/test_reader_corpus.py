@@ -22,13 +22,10 @@ from tests.helpers.paths import ROOT
 CORPUS = ROOT / "tests" / "data" / "problems"
 INDEX = json.loads((CORPUS / "index.json").read_text())
 PROVEN = [e for e in INDEX if e["proven"]["status"] == "proven"]
-KNOWN = {
-    # proven 2 B16 (a capture by a ko the attacker takes first); the reader
-    # and GNU Go both answer 3 B16 (a ko the attacker needs threats for).
-    # Fixed since: s301 m190 Q7 by GNU Go's komaster scheme
+KNOWN: dict[str, str] = {
+    # none left.  Fixed since: s301 m190 Q7 by GNU Go's komaster scheme
     # (kernel/komaster.py), s1913 m230 K19 by the ko backfills
-    # (reading._add_ko_backfills)
-    "gnugo-l3-19x19-s1919-m170-B17-attack.sgf": "the reader answers KO_B where KO_A is proven",
+    # (reading._add_ko_backfills), s1919 m170 B17 (below)
 }
 # Known contradictions fixed since, kept in the fast subset.
 FIXED = {
@@ -55,9 +52,15 @@ FIXED = {
     # White's lone first-line H19 (three liberties), proven 0 by the escape
     # game at 5 M nodes (2026-12-06); the reader answered 1 F19 (GNU Go 0).
     # Fixed by the owner's block of a friend's three-liberty attacker
-    # (reading._add_chain3_liberties): after F19, G18 and F18, White's F17
+    # (reading._add_chain_liberties): after F19, G18 and F18, White's F17
     # (tests/core/test_reader.py's FRIEND_THREE)
     "gnugo-l2-19x19-s1902-m070-H19-attack.sgf",
+    # proven 2 B16 (a ko the attacker takes first); the reader and GNU Go
+    # answered 3 B16 (a ko it needs threats for).  Fixed by the attacker's
+    # saves of a two-liberty neighbour outside the race near the root
+    # (reading.RACE_SAVE_PLIES): after B16 C18, B15 extends Black's B16
+    # (tests/kernel/test_reading.py's RACE_SAVE)
+    "gnugo-l3-19x19-s1919-m170-B17-attack.sgf",
 }
 
 

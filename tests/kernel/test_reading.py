@@ -486,6 +486,43 @@ def test_the_attacker_nets_a_friend_tied_to_both_liberties():
     assert proof.proven and proof.code == 1
 
 
+# White's B7 has two liberties, A7 and B6, and Black's B8 one, C8.  After
+# Black's B6 and White's C8, which takes B8, White's B7 has A7 and B8, and
+# Black's B6 two others, A6 and B5: White now threatens B6, and Black's B5
+# keeps it out of reach.
+RACE_SAVE = """
+. O X X . . . . .
+O X . X . . . . .
+. O X X . . . . .
+. . O . . . . . .
+. . O . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_the_attacker_saves_a_short_neighbour_outside_the_race_near_the_root():
+    """Against one or two liberties the attacker saves a two-liberty
+    neighbour that does not share both of the target's liberties only near
+    the root (up to backfill2_depth less ``RACE_SAVE_PLIES``).  With B5
+    listed after B6 and C8, the reader takes B7 by a ko Black takes first
+    (code 2; it answered 3 before), as the prover proves."""
+    from gogame.core.coords import parse_gtp
+    from gogame.core.prover import Prover
+    from gogame.kernel import reading as kr
+
+    p = diagrams.position(RACE_SAVE)
+    assert Reader().attack(p, "B7") == (2, parse_gtp("B6", 9))
+    proof = Prover(max_nodes=200_000).attack(p, parse_gtp("B7", 9))
+    assert proof.proven and proof.code == 2
+    assert p.trymove(parse_gtp("B6", 9), BLACK) and p.trymove(parse_gtp("C8", 9), WHITE)
+    near = Reader().depths[3] - kr.RACE_SAVE_PLIES  # backfill2_depth less it
+    assert "B5" in candidates(p, "B7", True, near)
+    assert "B5" not in candidates(p, "B7", True, near + 1)
+
+
 # White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
 # and Black's wall holds the ring: whoever fills an inner point first
 # loses the race, so neither side can move there.
