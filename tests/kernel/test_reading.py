@@ -9,8 +9,10 @@ import sys
 import pytest
 from hypothesis import given
 
-from gogame.core.coords import format_gtp
+from gogame.core.coords import format_gtp, parse_gtp
+from gogame.core.prover import Prover
 from gogame.core.reader import Reader
+from gogame.kernel import reading as kr
 from gogame.kernel.board import BLACK, WHITE
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
@@ -22,7 +24,6 @@ from tests.helpers.shapes import CHAIN_BACKFILL, RACE_FOUR
 def _assert_capture_wins_agrees(p, ref, context):
     """Every string in atari on ``p``: the reader's shortcut (no move
     played) against playing the capture and scoring it."""
-    from gogame.kernel import reading as kr
     from gogame.kernel.board import EMPTY
     from gogame.kernel.layout import H_CAPT
 
@@ -84,7 +85,6 @@ def _assert_safe_moves_are_safe(size, moves):
     import numpy as np
 
     from gogame.kernel import board as kb
-    from gogame.kernel import reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN, PASS
 
     p, ref = replay(size, moves)
@@ -125,8 +125,6 @@ STALE_LIBERTY_LIST = (
 
 
 def test_safe_move_with_a_liberty_list_that_is_not_exact():
-    from gogame.core.coords import parse_gtp
-
     moves = [
         (parse_gtp(m[1:], 6), BLACK if m[0] == "B" else WHITE) for m in STALE_LIBERTY_LIST.split()
     ]
@@ -151,7 +149,6 @@ def listed(p, vertex, attack, stackp=0, throw_ins=True, ordered=None):
     once ordered (``throw_ins``: up to backfill2_depth); ``ordered`` True
     or False overrides that."""
     from gogame.kernel import board as kb
-    from gogame.kernel import reading as kr
     from gogame.kernel.layout import COLOR, NLIB, ORIGIN
 
     r = Reader()
@@ -318,8 +315,6 @@ def test_nets_against_four_liberties_only_near_the_root():
     """The corpus's S15 and R18 captures start with a net against four
     liberties (docs/reading.md); deeper, a net costs reads and found
     nothing more on the development sets."""
-    from gogame.kernel import reading as kr
-
     p = diagrams.position(NET)
     near = Reader().depths[3] - kr.NET_PLIES  # backfill2_depth less it
     assert near >= 0
@@ -345,8 +340,6 @@ FAR_RACE = """
 
 def test_far_race_moves_only_near_the_root():
     p = diagrams.position(FAR_RACE)
-    from gogame.kernel import reading as kr
-
     far = Reader().depths[3] - kr.FAR_RACE_PLIES  # backfill2_depth less it
     near = candidates(p, "D2", True, far)
     deep = candidates(p, "D2", True, far + 1)
@@ -378,9 +371,6 @@ def test_a_neighbour_with_the_very_same_two_liberties_races_far():
     shortened string, up to break_chain_depth): deeper than far race
     moves against one shared liberty, not at break_chain_depth.  The
     reader captures H8 as the prover does."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-
     p = diagrams.position(SAME_TWO)
     chain = Reader().depths[4]  # break_chain_depth
     assert {"E8", "E9"} <= candidates(p, "H8", True, chain - 1)
@@ -397,9 +387,6 @@ def test_the_owner_races_a_four_liberty_neighbour_as_a_last_resort():
     neighbour (GNU Go's break_chain4_moves when defend2 has no move), up
     to backfill2_depth.  The reader defends D9 as the prover does (before
     this rule it answered 0); Black to move captures."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-
     p = diagrams.position(RACE_FOUR)
     near = Reader().depths[3]  # backfill2_depth
     assert {"B9", "B8", "B7"} <= candidates(p, "D9", False, near)
@@ -435,10 +422,6 @@ def test_a_friend_tied_to_both_liberties_is_rescued_quietly_near_the_root():
     target's liberties: then its quiet blocks are listed.  The reader
     defends G1 unconditionally (it answered a ko, code 3, before) and the
     attacker wins only a ko (code 2, it answered 1), as the prover proves."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-    from gogame.kernel import reading as kr
-
     p = diagrams.position(TIED_FRIEND)
     near = Reader().depths[3] - kr.TIED_PLIES  # backfill2_depth less it
     assert {"C3", "D1"} <= candidates(p, "G1", False, near)
@@ -471,10 +454,6 @@ def test_the_attacker_nets_a_friend_tied_to_both_liberties():
     take in D5's other liberties, C5 and D6; the reader then captures E4,
     as the prover does, and no longer answers that D5 defends it (it
     answered ``1 D5`` before)."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-    from gogame.kernel import reading as kr
-
     p = diagrams.position(TIED_NET)
     assert Reader().find_defense(p, "E4")[0] == 0
     assert p.trymove(parse_gtp("D5", 9), BLACK)
@@ -509,10 +488,6 @@ def test_the_attacker_saves_a_short_neighbour_outside_the_race_near_the_root():
     the root (up to backfill2_depth less ``RACE_SAVE_PLIES``).  With B5
     listed after B6 and C8, the reader takes B7 by a ko Black takes first
     (code 2; it answered 3 before), as the prover proves."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-    from gogame.kernel import reading as kr
-
     p = diagrams.position(RACE_SAVE)
     assert Reader().attack(p, "B7") == (2, parse_gtp("B6", 9))
     proof = Prover(max_nodes=200_000).attack(p, parse_gtp("B7", 9))
@@ -543,8 +518,6 @@ def test_a_string_that_cannot_be_taken_is_defended_by_a_tenuki():
     """At the root the owner's last candidate is a tenuki whatever the
     liberties: every move inside lets White capture B5, which White cannot
     when Black passes, so the answer is the pass (code 1, no move), not 0."""
-    from gogame.core.coords import parse_gtp
-
     p = diagrams.position(SEKI_INSIDE)
     assert Reader().attack(p, "B5")[0] == 0
     for vertex in ("A5", "B6", "C5", "B4"):
@@ -557,9 +530,6 @@ def test_a_string_that_cannot_be_taken_is_defended_by_a_tenuki():
 def test_the_owner_backfills_where_its_chain_atari_is_a_self_atari():
     """B1 is listed for the owner (the atari C1 itself too), and the prover
     proves that it saves E2: the attacker's far race move J2 is refuted."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-
     p = diagrams.position(CHAIN_BACKFILL)
     assert {"C1", "B1"} <= candidates(p, "E2", False)
     proof = Prover(max_nodes=200_000).defend(p, parse_gtp("E2", 9))
@@ -586,9 +556,6 @@ X X X O O X X O .
 def test_the_owner_takes_the_stone_that_ataris_a_short_friend():
     """After J4 the owner lists J3 (``_add_friend_captures``) and defends
     with it, as the prover proves; so F5 cannot be captured, as proven."""
-    from gogame.core.coords import parse_gtp
-    from gogame.core.prover import Prover
-
     p = diagrams.position(FRIEND_TAKES)
     target = parse_gtp("F5", 9)
     assert Reader().attack(p, "F5")[0] == 0
@@ -616,7 +583,6 @@ X O O X . . .
 
 
 def test_race_liberties_left_out_at_the_given_number_of_escapes():
-    from gogame.kernel import reading as kr
     from gogame.kernel.layout import ORIGIN
 
     p = diagrams.position(ONE_ESCAPE)
