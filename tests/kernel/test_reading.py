@@ -2,6 +2,7 @@
 checked against the reference board or on hand-made diagrams, and numba's
 cache of the recursive reading functions reloaded in a fresh process."""
 
+import json
 import os
 import subprocess
 import sys
@@ -12,8 +13,11 @@ from hypothesis import given
 from gogame.core.coords import format_gtp, parse_gtp
 from gogame.core.prover import Prover
 from gogame.core.reader import Reader
+from gogame.core.reading_cache import ReadingCache
 from gogame.kernel import reading as kr
 from gogame.kernel.board import BLACK, WHITE
+from gogame.kernel.layout import MAXPOS
+from gogame.tools import mine
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
@@ -651,3 +655,54 @@ def test_numba_cache_reload_in_a_fresh_process(tmp_path):
     assert files == written, "the second run compiled again instead of loading the cache"
     assert runs[0] == runs[1]
     assert runs[0].startswith("attack E5 1 E4;"), runs[0]
+
+
+def _owner_row(candidates):
+    """A context and move rows with the owner's ordered candidates at ply 1:
+    (point, score) pairs, best first."""
+    ctx, mv = kr.new_context()
+    for i, (m, score) in enumerate(candidates):
+        mv[1, i] = m
+        mv[1, kr.SCORES + i] = score
+    return ctx, mv
+
+
+def test_the_owners_history_puts_its_refutations_first():
+    """Three candidates of White's scored 100, 95 and 90: the third, which
+    refuted three attacker moves in this question, gains 6 and comes second;
+    after thirty refutations it comes first, by HISTORY_CAP (40), not 60."""
+    a, b, c = 30, 31, 32
+    history = kr.C_HISTORY + (WHITE - 1) * MAXPOS
+    ctx, mv = _owner_row([(a, 100), (b, 95), (c, 90)])
+    ctx[history + c] = 3
+    ctx[kr.C_HISTORY + (BLACK - 1) * MAXPOS + b] = 50  # Black's: not White's
+    assert kr._by_history(ctx, mv, 1, 3, WHITE)
+    assert list(mv[1, :3]) == [a, c, b]
+    assert list(mv[1, kr.SCORES : kr.SCORES + 3]) == [100, 96, 95]
+    ctx, mv = _owner_row([(a, 100), (b, 95), (c, 90)])
+    ctx[history + c] = 30
+    kr._by_history(ctx, mv, 1, 3, WHITE)
+    assert list(mv[1, :3]) == [c, a, b]
+    assert mv[1, kr.SCORES] == 90 + kr.HISTORY_CAP
+
+
+def test_the_owners_history_changes_nodes_not_answers():
+    """The history orders only nodes where every move is tried, so it may
+    change which refutation is found first, never a code: every tenth mined
+    problem of 300 nodes or more, read with it and without it, gets the same
+    answer, while the node counts differ."""
+    index = json.loads((ROOT / "tests" / "data" / "problems" / "index.json").read_text())
+    entries = [e for e in index if e["gogame"]["nodes"] >= 300][::10]
+    nodes = {True: 0, False: 0}
+    for entry in entries:
+        answers = {}
+        for on in (True, False):
+            reader = Reader(cache=ReadingCache(1.0))
+            for ctx, _ in reader._contexts:
+                ctx[kr.C_HISTORY_ON] = int(on)
+            position = mine.problem_position(ROOT / "tests" / "data" / "problems", entry)
+            ask = reader.attack if entry["question"] == "attack" else reader.find_defense
+            answers[on] = ask(position, entry["vertex"])
+            nodes[on] += reader.nodes
+        assert answers[True] == answers[False], entry["file"]
+    assert len(entries) >= 40 and nodes[True] != nodes[False]
