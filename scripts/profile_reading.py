@@ -132,15 +132,16 @@ def frames(path, offsets):
         text=True,
         check=True,
     ).stdout.splitlines()
-    result = []
+    groups = []  # per address, its lines: function, place, function, place ...
     for line in out:
         if line.startswith("0x"):
-            result.append([])
-        elif result and (not result[-1] or len(result[-1][-1]) == 2):
-            result[-1].append((short_name(line),))  # a function, its place next
-        elif result:
-            result[-1][-1] += (line.split(" (")[0],)
-    return result
+            groups.append([])
+        elif groups:
+            groups[-1].append(line)
+    return [
+        [(short_name(f), place.split(" (")[0]) for f, place in zip(g[::2], g[1::2], strict=True)]
+        for g in groups
+    ]
 
 
 def short_name(symbol):

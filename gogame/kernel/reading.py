@@ -141,7 +141,7 @@ C_MARKS = 28  # moves marked busy (null-window probes)
 C_RESEARCHES = 29  # probes that failed high and were read again unmarked
 C_REPROBES = 30  # nodes cut short by a cache re-probe after deferring
 C_PARALLEL = 31  # one of several threads: watch the stop flag
-C_PACKED = 32  # the cache's scratch: a packed board (``full``), 32 words
+C_PACKED = 32  # the cache's scratch: a packed board (``full``), to C_HISTORY
 C_HISTORY = C_PACKED + 32  # the owner's cutoffs a point, per colour (MAXPOS each)
 CTX_LEN = C_HISTORY + 2 * MAXPOS
 
@@ -1693,7 +1693,7 @@ def _candidates(s, ctx, mv, ply, attack, target, o, color, mine, libs, stackp, n
 def _cached(s, hw, ctx, table, meta, q, ply, alpha, beta):
     """The cache's result for the question ``q`` in the window (alpha, beta),
     or -1: a miss, or a hit whose bound does not decide the window."""
-    hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, ctx[C_PACKED:])
+    hit = kc.probe(table, meta, ctx[C_STATS : C_STATS + 5], s, hw, q, ctx[C_PACKED:C_HISTORY])
     if hit < 0:
         return np.int64(-1)
     return np.int64(_usable(hit, alpha, beta, ctx[C_STATS : C_STATS + 5], ply == 0))
@@ -2104,7 +2104,9 @@ def _close(s, hw, ctx, mv, table, meta, q, attack, alpha, beta, best, move, kill
     if meta[kc.M_CAPACITY] > 0 and ctx[C_ABORTED] == 0 and ctx[C_STOPPED] == 0:
         data = result + bound * BOUND_SPAN + (ANY_MOVE if killed else 0)
         stats = ctx[C_STATS : C_STATS + 5]
-        kc.store(table, meta, stats, s, hw, q, ctx[C_PACKED:], data, ctx[C_NODES] - nodes0 + 1)
+        kc.store(
+            table, meta, stats, s, hw, q, ctx[C_PACKED:C_HISTORY], data, ctx[C_NODES] - nodes0 + 1
+        )
     return result
 
 
