@@ -419,7 +419,7 @@ def run_bench(
     if what == "startup":
         from .startup import startup_bench
 
-        return startup_bench(runs)
+        return startup_bench(runs, progress=sys.stderr)
     if what == "cache":
         return cache_bench(seconds, games or _bundled_games())
     if what != "board":

@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TextIO
 
 from ..gtp.client import GtpClient
 
@@ -71,9 +71,13 @@ def _complete(cache_dir):
     )
 
 
-def startup_bench(runs: int = 1, scenarios: Iterable[str] = tuple(SCENARIOS)) -> dict[str, Any]:
+def startup_bench(
+    runs: int = 1, scenarios: Iterable[str] = tuple(SCENARIOS), progress: TextIO | None = None
+) -> dict[str, Any]:
     """``{scenario: {"commands", "cold_seconds", "warm_seconds"}}`` with the
-    median seconds to each command's answer, and the runs made."""
+    median seconds to each command's answer, and the runs made.  Each
+    run (a cold start, a warm-up, a warm start: about a minute with the
+    compiles) writes a line to ``progress`` when it ends, if given."""
     folder = tempfile.mkdtemp(prefix="gogame-startup-")
     sgf = os.path.join(folder, "problem.sgf")
     with open(sgf, "w") as f:
@@ -89,6 +93,13 @@ def startup_bench(runs: int = 1, scenarios: Iterable[str] = tuple(SCENARIOS)) ->
                 cold.append(_run(commands, cache, options))
                 _complete(cache)
                 warm.append(_run(commands, cache, options))
+                if progress is not None:
+                    print(
+                        f"startup: {name} run {k + 1}/{runs}: last answer after"
+                        f" {cold[-1][-1]:.2f} s cold, {warm[-1][-1]:.2f} s warm",
+                        file=progress,
+                        flush=True,
+                    )
             result[name] = {
                 "commands": [c.split()[0] for c in commands],
                 "cold_seconds": _medians(cold),

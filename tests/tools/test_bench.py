@@ -2,6 +2,7 @@
 the shape of their JSON and the figures that hold anywhere (the cache's
 entries per MB, its hit rate)."""
 
+import io
 import json
 import os
 
@@ -51,3 +52,25 @@ def test_startup_times_processes_that_keep_their_bytecode(monkeypatch, tmp_path)
     assert "PYTHONDONTWRITEBYTECODE" not in env
     assert env["NUMBA_CACHE_DIR"] == str(tmp_path)
     assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"  # this process unchanged
+
+
+def test_startup_reports_each_run_as_it_ends(monkeypatch):
+    """A run takes about a minute (a cold start, a warm-up, a warm start):
+    each writes its line to ``progress`` as it ends, and the figures are
+    the medians of the runs."""
+    from gogame.tools import startup
+
+    times = iter([[3.0], [0.5], [5.0], [0.25], [4.0], [0.75]])  # cold, warm, ...
+    completed = []
+    monkeypatch.setattr(startup, "_run", lambda commands, cache, options=(): next(times))
+    monkeypatch.setattr(startup, "_complete", completed.append)
+    out = io.StringIO()
+    result = startup.startup_bench(3, ["name"], progress=out)
+    lines = out.getvalue().splitlines()
+    assert lines == [
+        "startup: name run 1/3: last answer after 3.00 s cold, 0.50 s warm",
+        "startup: name run 2/3: last answer after 5.00 s cold, 0.25 s warm",
+        "startup: name run 3/3: last answer after 4.00 s cold, 0.75 s warm",
+    ]
+    assert len(completed) == 3
+    assert result["name"] == {"commands": ["name"], "cold_seconds": [4.0], "warm_seconds": [0.5]}
