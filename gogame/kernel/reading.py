@@ -227,6 +227,11 @@ TRIES_DEEP_WIDE = 1  # the attacker against three or more: it seldom captures
 # HISTORY_WEIGHT to that point's score, at most HISTORY_CAP (two liberties)
 HISTORY_WEIGHT = 2
 HISTORY_CAP = 40
+# the attacker's conditional ko captures go this many plies past ko_depth
+# (the owner's stop there, as GNU Go's both do): a ko is won by retaking
+# it, two plies a retake; most proven answers the reader still missed
+# were ko captures answered 0 (docs/reading.md)
+KO_ATTACK_PLIES = 2
 
 
 def new_context():
@@ -1504,11 +1509,33 @@ def _capture_wins(s, lib, color):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play(s, hw, keys, ctx, m, color, komaster, stackp):
+def _ko_allowed(s, ctx, m, target, attack):
+    """May ``m`` be a conditional ko capture (``kernel/komaster``): the
+    owner's up to ``ko_depth``, the attacker's ``KO_ATTACK_PLIES`` deeper,
+    and at any depth the attacker's capture of a lone target on its last
+    liberty, which ends the question (GNU Go's ``attack1``)::
+
+        . X O .     O's B2 has just taken the ko at C2: Black's retake
+        X O . O     at C2 captures the target B2 by a ko (KO_B),
+        . X O .     however deep the question is asked
+
+    Not: the owner's ko captures past ``ko_depth``."""
+    stackp = s[H_STACKP]
+    if not attack:
+        return stackp <= ctx[C_KODEPTH]
+    if stackp <= ctx[C_KODEPTH] + KO_ATTACK_PLIES:
+        return True
+    o = s[ix(ORIGIN + target)]
+    return s[ix(NLIB + o)] == 1 and s[ix(NSTONES + o)] == 1 and _lib(s, o, 0) == m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play(s, hw, keys, ctx, m, color, komaster, conditional):
     """Play candidate ``m`` under the komaster scheme (``kernel/komaster``;
-    conditional ko captures up to ``ko_depth``): (played, komaster after).
-    played 1: played, 2: played as a conditional ko capture, 0: not."""
-    played, kom = km.trymove(s, hw, keys, komaster, m, color, stackp <= ctx[C_KODEPTH])
+    a conditional ko capture only when ``conditional``, ``_ko_allowed``):
+    (played, komaster after).  played 1: played, 2: played as a
+    conditional ko capture, 0: not."""
+    played, kom = km.trymove(s, hw, keys, komaster, m, color, conditional)
     if played != 0:
         ctx[C_TRYMOVES] += 1
     return played, kom
@@ -2045,7 +2072,8 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     mine = s[ix(COLOR + target)]
     color = 3 - mine if attack else mine
     lost = s[ix(H_CAPT + mine)]  # the owner's stones captured so far
-    played, kom = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), i64(s[H_STACKP]))
+    ko = _ko_allowed(s, ctx, m, target, attack)
+    played, kom = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), ko)
     if played == 0:
         return np.int64(0), beta, komaster, np.int64(-1)
     if played == 2 and lo >= KO_B:  # a conditional ko win scores at most KO_B
@@ -2300,7 +2328,8 @@ def read_after(s, hw, keys, ctx, mv, table, meta, busy, flag, attack, target, mo
     if mine != BLACK and mine != WHITE:
         return 0
     color = 3 - mine if attack else mine
-    played, kom = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), i64(s[H_STACKP]))
+    ko = _ko_allowed(s, ctx, move, target, attack)
+    played, kom = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), ko)
     if played == 0:
         return 0
     if attack and s[ix(COLOR + target)] == EMPTY:

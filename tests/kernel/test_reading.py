@@ -502,6 +502,63 @@ def test_the_attacker_saves_a_short_neighbour_outside_the_race_near_the_root():
     assert "B5" not in candidates(p, "B7", True, near + 1)
 
 
+# Black's C2 is in atari: White's B2 takes it as a ko, and the lone B2 then
+# has one liberty, C2, where Black's retake would be a conditional ko capture.
+KO_AT_DEPTH = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. X O . . . . . .
+X X O . . . . . .
+X . X O . . . . .
+. X O . . . . . .
+"""
+FAR_MOVES = ("H9", "H8", "J9", "J8", "G9", "G8", "H7", "J7", "G7", "H6", "J6")
+
+
+def _ko_taken_at(stackp):
+    """KO_AT_DEPTH with White's ko capture at B2 as the ``stackp``-th
+    trymove, after stackp - 1 moves far away."""
+    p = diagrams.position(KO_AT_DEPTH)
+    for k, vertex in enumerate(FAR_MOVES[: stackp - 1]):
+        assert p.trymove(parse_gtp(vertex, 9), BLACK if k % 2 == 0 else WHITE)
+    assert p.trymove(parse_gtp("B2", 9), WHITE)
+    return p
+
+
+@pytest.mark.parametrize("stackp", [8, 9, 10, 11, 12])
+def test_the_attacker_retakes_a_ko_past_ko_depth(stackp):
+    """The owner's B2 has just taken the ko, so Black's retake at C2 is a
+    conditional ko capture: up to ``ko_depth`` for both sides, then
+    ``KO_ATTACK_PLIES`` more for the attacker (up to stackp 10 at level
+    10), and past that still for the capture of the lone target on its
+    last liberty, as GNU Go's ``attack1`` answers at any depth; before
+    these rules the reader answered 0 past ``ko_depth``.  The prover
+    proves the capture by a ko (code 3)."""
+    p = _ko_taken_at(stackp)
+    assert Reader().attack(p, "B2") == (3, parse_gtp("C2", 9))
+    if stackp == 12:
+        proof = Prover(max_nodes=100_000).attack(p, parse_gtp("B2", 9))
+        assert proof.proven and proof.code == 3
+
+
+def test_only_the_attacker_retakes_a_ko_past_ko_depth():
+    """``_ko_allowed`` past ``ko_depth``: the owner may not retake a ko;
+    the attacker may for ``KO_ATTACK_PLIES``, then only at the last
+    liberty of a lone target."""
+    ctx = kr.new_context()[0]
+    ko_depth = int(ctx[kr.C_KODEPTH])
+    for stackp in (ko_depth + 1, ko_depth + kr.KO_ATTACK_PLIES + 1):
+        p = _ko_taken_at(stackp)
+        c2, b2, d5 = (p.pos(parse_gtp(v, 9)) for v in ("C2", "B2", "D5"))
+        assert not kr._ko_allowed(p.s, ctx, c2, b2, False)
+        assert kr._ko_allowed(p.s, ctx, c2, b2, True)
+        deep = stackp > ko_depth + kr.KO_ATTACK_PLIES
+        assert kr._ko_allowed(p.s, ctx, d5, b2, True) != deep
+
+
 # White's ring (A3 to D7) holds Black's B5 (four liberties), A6 and C4,
 # and Black's wall holds the ring: whoever fills an inner point first
 # loses the race, so neither side can move there.
