@@ -1530,12 +1530,16 @@ def _ko_allowed(s, ctx, m, target, attack):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play(s, hw, keys, ctx, m, color, komaster, conditional):
-    """Play candidate ``m`` under the komaster scheme (``kernel/komaster``;
-    a conditional ko capture only when ``conditional``, ``_ko_allowed``):
-    (played, komaster after).  played 1: played, 2: played as a
-    conditional ko capture, 0: not."""
-    played, kom = km.trymove(s, hw, keys, komaster, m, color, conditional)
+def _play(s, hw, keys, ctx, m, target, attack, komaster):
+    """Play candidate ``m`` for the attacker of ``target`` (``attack``) or
+    its owner under the komaster scheme (``kernel/komaster``; a
+    conditional ko capture only where ``_ko_allowed``): (played, komaster
+    after).  played 1: played, 2: played as a conditional ko capture, 0:
+    not."""
+    mine = s[ix(COLOR + target)]
+    color = 3 - mine if attack else mine
+    ko = _ko_allowed(s, ctx, m, target, attack)
+    played, kom = km.trymove(s, hw, keys, komaster, m, i64(color), ko)
     if played != 0:
         ctx[C_TRYMOVES] += 1
     return played, kom
@@ -1786,6 +1790,12 @@ def _history_due(ctx, stackp):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _history_of(color):
+    """Where ``color``'s history starts in ``ctx`` (MAXPOS words)."""
+    return C_HISTORY + (color - 1) * MAXPOS
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _by_history(ctx, mv, ply, n, color):
     """The history heuristic for the owner (``color``): each of the n
     ordered candidates of mv[ply] gains HISTORY_WEIGHT a time it refuted an
@@ -1793,7 +1803,7 @@ def _by_history(ctx, mv, ply, n, color):
     sorted again.  True (the order changed, or may have).  A refutation
     found in one line is often the answer in its neighbours: on the
     development sets it saves 5.9 % of the nodes (docs/reading.md)."""
-    base = C_HISTORY + (color - 1) * MAXPOS
+    base = _history_of(color)
     for i in range(n):
         m = mv[ix(ply), ix(i)]
         if m != PASS:
@@ -1808,8 +1818,7 @@ def _learn(s, ctx, attack, target, best, beta, move):
     """After an owner's node: a refutation (``best`` >= ``beta``) at a
     node the history orders counts once for its point."""
     if not attack and best >= beta and move != PASS and _history_due(ctx, s[H_STACKP]):
-        base = C_HISTORY + (s[ix(COLOR + target)] - 1) * MAXPOS
-        ctx[ix(base + move)] += 1
+        ctx[ix(_history_of(s[ix(COLOR + target)]) + move)] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -2070,10 +2079,8 @@ def _try(s, hw, keys, ctx, m, attack, target, komaster, lo, beta):
     KO_B (``hi``).  kom: the komaster after it.  code: the attacker's code
     when ``m`` captured the string, else -1 (the child is to be read)."""
     mine = s[ix(COLOR + target)]
-    color = 3 - mine if attack else mine
     lost = s[ix(H_CAPT + mine)]  # the owner's stones captured so far
-    ko = _ko_allowed(s, ctx, m, target, attack)
-    played, kom = _play(s, hw, keys, ctx, i64(m), i64(color), i64(komaster), ko)
+    played, kom = _play(s, hw, keys, ctx, i64(m), target, attack, i64(komaster))
     if played == 0:
         return np.int64(0), beta, komaster, np.int64(-1)
     if played == 2 and lo >= KO_B:  # a conditional ko win scores at most KO_B
@@ -2327,9 +2334,7 @@ def read_after(s, hw, keys, ctx, mv, table, meta, busy, flag, attack, target, mo
     mine = s[ix(COLOR + target)]
     if mine != BLACK and mine != WHITE:
         return 0
-    color = 3 - mine if attack else mine
-    ko = _ko_allowed(s, ctx, move, target, attack)
-    played, kom = _play(s, hw, keys, ctx, i64(move), i64(color), i64(EMPTY), ko)
+    played, kom = _play(s, hw, keys, ctx, i64(move), target, attack, i64(EMPTY))
     if played == 0:
         return 0
     if attack and s[ix(COLOR + target)] == EMPTY:
