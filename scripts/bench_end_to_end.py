@@ -15,12 +15,18 @@ first) and ``total`` (start to exit).  The engines alternate run by run
 (``--runs``, default 7); one line an engine gives the medians and
 ranges, and the ratio of gogame's medians to the other engine's.
 
+``--floor`` adds, in the same alternated runs, the whole wall time of
+bare processes that only start Python and import what gogame needs
+before its first answer (``FLOOR``: ``python3 -S -c pass``, ``import
+numpy``, ``import numba``), with their ratio to the other engine's
+whole run: what no ``gogame`` start can go below.
+
 This is the README's end-to-end row (#20).  Not done: a warm numba cache
 is assumed (run ``gogame warmup`` first), and nothing is checked in the
 answers (``gogame regress`` judges them).  Nothing is written.
 
 Usage: ``python3 scripts/bench_end_to_end.py [TST] [--runs 7]
-[--engine "/usr/games/gnugo --mode gtp"] [--json]``
+[--engine "/usr/games/gnugo --mode gtp"] [--floor] [--json]``
 """
 
 import argparse
@@ -28,6 +34,7 @@ import json
 import os
 import shlex
 import statistics
+import subprocess
 import sys
 import time
 
@@ -39,6 +46,12 @@ TST = os.path.join(
 )
 GOGAME = [sys.executable, "-m", "gogame", "gtp"]
 KEYS = ("first", "rest", "loadsgf", "total")
+# bare processes: Python alone, then each import gogame's start needs
+FLOOR = {
+    "python -S": [sys.executable, "-S", "-c", "pass"],
+    "import numpy": [sys.executable, "-c", "import numpy"],
+    "import numba": [sys.executable, "-c", "import numba"],
+}
 
 
 def commands(path):
@@ -67,11 +80,28 @@ def one_run(argv, lines):
     return {"first": marks[0], "rest": marks[-1] - marks[0], "loadsgf": loads, "total": total}
 
 
+def floor_run(argv):
+    """Wall seconds of one bare process, start to exit."""
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def floor_lines(floors, other_total):
+    """One line a bare process: its median, range and ratio to ``other_total``."""
+    return [
+        f"{name}: {statistics.median(v):.3f} s ({min(v):.3f}-{max(v):.3f}), "
+        f"{statistics.median(v) / other_total:.2f}x the other engine's whole run"
+        for name, v in floors.items()
+    ]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("tst", nargs="?", default=TST)
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--engine", default="/usr/games/gnugo --mode gtp", help="the other engine")
+    p.add_argument("--floor", action="store_true", help="time bare Python starts too")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if not os.path.exists(args.tst):
@@ -80,13 +110,17 @@ def main(argv=None):
     lines = commands(args.tst)
     engines = {"gogame": GOGAME, args.engine: shlex.split(args.engine)}
     runs = {name: [] for name in engines}
+    floors = {name: [] for name in (FLOOR if args.floor else {})}
     for _ in range(args.runs):
         for name, engine_argv in engines.items():
             runs[name].append(one_run(engine_argv, lines))
+        for name in floors:
+            floors[name].append(round(floor_run(FLOOR[name]), 4))
     report = {name: {k: [round(r[k], 4) for r in rs] for k in KEYS} for name, rs in runs.items()}
     medians = {n: {k: statistics.median(v[k]) for k in KEYS} for n, v in report.items()}
     if args.json:
-        print(json.dumps({"commands": len(lines), "runs": report, "medians": medians}))
+        out = {"commands": len(lines), "runs": report, "medians": medians}
+        print(json.dumps(out | ({"floor": floors} if floors else {})))
         return 0
     other = medians[args.engine]
     for name, med in medians.items():
@@ -96,6 +130,8 @@ def main(argv=None):
             for k in KEYS
         ]
         print(f"{name}: " + "; ".join(cells))
+    for line in floor_lines(floors, other["total"]):
+        print(line)
     return 0
 
 

@@ -71,3 +71,28 @@ def test_a_missing_file_is_one_line_and_status_2(capsys, tmp_path):
     assert bench.main([str(tmp_path / "none.tst")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "none.tst" in err
+
+
+def test_the_floor_times_bare_starts_beside_the_engines(monkeypatch, capsys, tmp_path):
+    """``--floor``: each bare process of FLOOR timed once a run, in the
+    same loop as the engines; the text lines give its ratio to the other
+    engine's whole run."""
+    tst = _files(tmp_path)
+    other = f"{sys.executable} {tmp_path / 'stub.py'}"
+    monkeypatch.setattr(bench, "FLOOR", {"bare": [sys.executable, "-S", "-c", "pass"]})
+    assert bench.main([str(tst), "--runs", "2", "--engine", other, "--floor", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report["floor"]) == ["bare"] and len(report["floor"]["bare"]) == 2
+    totals = report["runs"]["gogame"]["total"]
+    assert all(0 < t < totals[i] for i, t in enumerate(report["floor"]["bare"]))
+    assert bench.floor_lines({"bare": [0.1, 0.3, 0.2]}, 0.1) == [
+        "bare: 0.200 s (0.100-0.300), 2.00x the other engine's whole run"
+    ]
+
+
+def test_without_floor_no_bare_process_runs(monkeypatch, capsys, tmp_path):
+    tst = _files(tmp_path)
+    other = f"{sys.executable} {tmp_path / 'stub.py'}"
+    monkeypatch.setattr(bench, "floor_run", lambda argv: pytest.fail("a bare process ran"))
+    assert bench.main([str(tst), "--runs", "1", "--engine", other, "--json"]) == 0
+    assert "floor" not in json.loads(capsys.readouterr().out)
