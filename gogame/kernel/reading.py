@@ -1,70 +1,34 @@
 """Tactical reading kernel: attack and defence of a string, ladders, ko.
 
-A reading guide (the rules in full, and why each is there: docs/reading.md):
+A reading guide (every rule, why it is there and what was tried:
+docs/reading.md).  The file's sections, in order:
 
-* Entry points, called by ``core/reader.py`` with the board (``s``, ``hw``,
-  ``keys``), a per-thread context (``ctx``: settings and counters, ``C_*``),
-  per-ply move rows with their scores (``mv``), the cache and the ABDADA
-  tables: ``read_rows`` (question rows, each read from the root; the
-  threads of a batch share them out) and
-  ``read_after`` (one given move first).  Answers are ``code * MOVE_SPAN
-  + move``, codes ordered ``0 < KO_B < KO_A < WIN`` (GNU Go's internal 0,
-  3, 4, 5).
-* ``_read`` is the one recursive routine, for both sides: ``attack`` true,
-  the opponent moves first and tries to capture; false, the owner tries to
-  make the string safe.  It is an alpha-beta over the codes (fail-hard,
-  window ``alpha``/``beta``).  A node, in order (each step a helper;
-  ``_read`` keeps the loop and its two recursive calls):
-  1. ``_open``: shortcuts that count no node: too many liberties
-     (``_trivial``), a capture in atari (``_capture_wins``), an owner's
-     move that is safe one ply down (``_shortcut``); candidates
-     (``_candidates``: the assemblers ``_attack_moves`` and
-     ``_defend_moves``, per liberty count, then ``_drop_futile``), then
-     the cache probe (``_cached``, ``kernel/cache.py``; a miss counts a
-     node);
-  2. ``_arrange``: ordering (``_order``, the owner's history
-     ``_by_history`` where every move is tried, ``_killer_first``) and
-     try limits by depth (``_max_tries``, applied by ``_over_tries``; past them, the
-     attacker's saves of its own strings in atari still,
-     ``_save_past_tries``);
-  3. the move loop: ``_step`` names the next move, ``_try`` plays it
-     (``_play``: ``komaster.trymove``, GNU Go's scheme), the recursive call
-     reads it one ply down, ``popgo`` takes it back, ``_better`` keeps the
-     best; the owner's lazy ladder reads of neighbours come late
-     (``_lazy_ladders``, ``_ladder_worth``, ``_insert_captures``);
-  4. ``_close``: the result stored in the cache with its bound.
-* Generators, one a tactic, each with its diagram (the "generators"
-  section): liberties ``_add_liberties_of``, second-order liberties
-  ``_add_second_order``, nets ``_add_nets``, ``_add_connections``, backfilling
-  ``_add_backfills`` and, against a ko, ``_add_ko_backfills``,
-  ``_add_friend_approaches``, the attacker's friends in atari at a
-  liberty ``_add_friend_saves``, nets on a friend tied to both liberties
-  ``_add_tied_nets``; the owner's ko for a lone stone
-  ``_add_snapback_setups``; the attacker saving its own neighbours
-  ``_add_attacker_saves`` (``_add_save``, ``_add_far_race``); break-chain
-  ``_add_break_chain`` (``_add_capture``, ``_add_chain_atari``,
-  ``_add_chain_backfills``, race moves ``_add_race_moves`` and
-  ``_add_race_liberties``);
-  the superstring's ``_add_friend_rescues`` (against three liberties
-  ``_add_chain_liberties``); when every move is a self-atari, races
-  against four liberties ``_add_last_resort_races``; ``_add_tenuki``.
-  Their scores, liberty limits and the try limits are the tunables
-  (``SC_*``, ``*_LIBS``, ``TRIES_*``) near the top.
-* Depths are GNU Go's level-10 values in ``ctx`` (``C_DEPTH`` ...); a
-  search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
-* Threads (``ctx[C_SHARE]`` > 0): simplified ABDADA over the shared cache;
-  a busy move is deferred (``_defer``, ``_reprobe``), a marked one probed
-  with a null window and read again if it may be the best (``_probe_top``,
-  ``_reread``; one recursive call site for both: numba re-infers ``_read``
-  at each site).  See docs/threads.md.
+* constants: the answers (``code * MOVE_SPAN + move``, codes ``0 < KO_B
+  < KO_A < WIN``), the context ``ctx`` (settings and counters, ``C_*``)
+  and the per-ply move rows ``mv`` (columns named at the type);
+* tunables: scores, liberty limits, plies and try limits, each with its
+  reason; the depths are GNU Go's level 10 (``DEFAULT_DEPTHS``);
+* generators: one tactic each, with its diagram (``_add_*``); assemblers:
+  the attacker's and the owner's candidates (``_attack_moves``,
+  ``_defend_moves``), by liberty count and depth;
+* shapes and ordering: ``_order`` scores each candidate by the liberties
+  it leaves, without playing it; the owner's killer;
+* captures and ko: ``_play`` plays a move under GNU Go's komaster scheme
+  (``kernel/komaster.py``), ``_ko_allowed`` bounds conditional ko captures;
+* a node: ``_open`` (shortcuts that count no node, the candidates, the
+  cache probe), ``_arrange`` (the order, the owner's history, the try
+  limits);
+* the move loop: ``_read``, the one recursive routine for both sides
+  (``attack`` true: the opponent moves first), an alpha-beta over the
+  codes; the owner's lazy ladder reads, ABDADA's deferred moves
+  (``ctx[C_SHARE]`` > 0, docs/threads.md), ``_close`` stores the result;
+* entry points, called by ``core/reader.py``: ``read_rows`` (question
+  rows, each read from the root) and ``read_after`` (one move first).
 
-Not done: semeai and eye-space evaluation, and GNU Go's move-ordering
-heuristics (so another winning move may be named).  No generator for edge
-clamps and hane, throw-ins (the owner's self-ataris are only let through
-``_order``), loose ladders, snapbacks (recognised after a capture,
-``_snapback``, and set up only for a lone stone in atari) or eye-shape
-points; nets against fewer than four
-liberties come from the approaches (``_add_second_order``).
+A search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
+Not done: semeai and eye-space evaluation; generators for edge clamps and
+hane, throw-ins, loose ladders, snapbacks (only recognised, ``_snapback``,
+and set up for a lone stone) and eye-shape points.
 """
 
 import numpy as np
@@ -174,7 +138,7 @@ MV_COLUMNS = SCORES + MAXMOVES
 # GNU Go level 10 depths, in ctx order C_DEPTH..C_KODEPTH
 DEFAULT_DEPTHS = (16, 13, 12, 5, 7, 7, 7, 8)
 
-# ---------------------------------------------------------------- tunables
+# -------------------------------------------------------------- tunables
 # Candidate scores, added up per point by ``_add`` before ``_order`` adds
 # its liberty counts (tens per liberty): they rank moves of the same shape
 # and put the long shots last.  Values first tuned on the regression suite,
@@ -1175,6 +1139,9 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
     return n
 
 
+# --------------------------------------------------- shapes and ordering
+
+
 @njit(cache=True, _nrt=False)
 def _extension_libs(s, x, fill, ext):
     """A lower bound, capped at 3, on the liberties of string ``x`` (two
@@ -1456,6 +1423,9 @@ def _killer_first(mv, ply, n):
     return False
 
 
+# ------------------------------------------------------- captures and ko
+
+
 @njit(cache=True, _nrt=False)
 def _snapback(s, m, taken):
     """After a capture of ``taken`` stones at ``m``: is it a snapback, one
@@ -1543,6 +1513,9 @@ def _play(s, hw, keys, ctx, m, target, attack, komaster):
     if played != 0:
         ctx[C_TRYMOVES] += 1
     return played, kom
+
+
+# ---------------------------------------------------------------- a node
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1862,6 +1835,8 @@ def _arrange(s, hw, ctx, mv, q, ply, n, target, attack, nk):
     node_key = kc.question_keys(hw, q, np.int64(-1))[0] if ply < ctx[C_SHARE] else np.int64(0)
     return np.int64(n), np.int64(max_tries), killed, node_key
 
+
+# --------------------------------------------------------- the move loop
 
 LADDER_KEY_END = 1 << 20  # above any point: liberty pairs compare as two digits
 
@@ -2219,6 +2194,9 @@ def _read(s, hw, keys, ctx, mv, table, meta, busy, flag, attack, target, komaste
     return _close(
         s, hw, ctx, mv, table, meta, q, attack, alpha, beta, best, best_move, killed, nodes0
     )
+
+
+# ---------------------------------------------------------- entry points
 
 
 def new_shared():
