@@ -20,27 +20,64 @@ process a folder) is asked every problem too, after a ``loadsgf`` and a
 cache; without it GNU Go's persistent reading cache answers a position
 asked before at no node), and the summary adds its nodes
 (``reset_reading_node_counter``, ``get_reading_node_counter``) and how
-many proven problems its answers allow.  Nothing else is written.
+many proven problems its answers allow; ``--save`` keeps its answers too,
+under ``NAME (GNU Go)``, so that the two readers' trees compare problem by
+problem.  Nothing else is written.
+
+A folder written ``@NAME`` is a committed development set:
+``tests/data/devsets/NAME.json.gz`` holds the index of a mined folder
+(the problems, their proofs, the answers at mining time) and no SGF;
+its problems are rebuilt from their source games (``mine.materialize``,
+paths relative to the repository, ``../shared`` beside it) into a
+temporary folder, byte for byte the files mining wrote.  So the sets
+that took an hour to mine and referee are there in seconds.
 
 This is where a rule of the reader is judged (#19): the committed corpus
-``tests/data/problems`` and any folder mined for a report.  reading.tst
-is measured after, never used to choose.
+``tests/data/problems``, the committed sets (``@gnugo-selfplay``,
+``@gogame-vs-gnugo``, ``@tournament``) and any folder mined for a
+report.  reading.tst is measured after, never used to choose.
 
-Usage: ``python3 scripts/dev_set.py [FOLDER ...] [--save F] [--against F]
-[--gnugo] [--cache-mb MB]``
+Usage: ``python3 scripts/dev_set.py [FOLDER | @NAME ...] [--save F]
+[--against F] [--gnugo] [--cache-mb MB]``
 """
 
 import argparse
+import gzip
 import json
 import os
 import sys
+import tempfile
 
 from gogame.core import options
+from gogame.core.sgfio import SgfError
 from gogame.gtp.client import GtpClient, GtpError
-from gogame.tools.mine import GNUGO, ask_again, consistent, parse_answer
+from gogame.tools.mine import GNUGO, ask_again, consistent, materialize, parse_answer
 from gogame.tools.regress import ask_counted
 
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "problems")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+CORPUS = os.path.join(ROOT, "tests", "data", "problems")
+DEVSETS = os.path.join(ROOT, "tests", "data", "devsets")
+
+
+def devset_folder(arg, tmp):
+    """``arg`` itself, or for ``@NAME`` the committed set NAME rebuilt
+    into ``tmp/NAME``; SystemExit with a one-line reason when there is no
+    such set or one of its games cannot be read."""
+    if not arg.startswith("@"):
+        return arg
+    name = arg[1:]
+    path = os.path.join(DEVSETS, f"{name}.json.gz")
+    if not os.path.exists(path):
+        known = sorted(f.split(".")[0] for f in os.listdir(DEVSETS) if f.endswith(".json.gz"))
+        raise SystemExit(f"dev_set: no set {arg} (there are: {', '.join(known)})")
+    with gzip.open(path, "rt") as f:
+        index = json.load(f)
+    out = os.path.join(tmp, name)
+    try:
+        materialize(index, ROOT, out)
+    except SgfError as e:  # a game missing: ../shared absent, say
+        raise SystemExit(f"dev_set: cannot rebuild {arg}: {str(e).splitlines()[0]}") from None
+    return out
 
 
 def judge_folder(folder, cache_mb=1.0):
@@ -69,9 +106,11 @@ def judge_folder(folder, cache_mb=1.0):
     return total, answers, index
 
 
-def gnugo_folder(folder, index, total, path=GNUGO):
+def gnugo_folder(folder, index, total, path=GNUGO, answers=None):
     """Add GNU Go's ``gnugo_nodes`` and ``gnugo_allowed`` (its answers to
-    the proven problems that the proofs allow) to ``total``."""
+    the proven problems that the proofs allow) to ``total``; with
+    ``answers`` (a dict), each of its answers too: file -> [code, move,
+    nodes]."""
     total["gnugo_nodes"] = total["gnugo_allowed"] = 0
     with GtpClient([path, "--mode", "gtp"]) as engine:
         for entry in index:
@@ -82,7 +121,10 @@ def gnugo_folder(folder, index, total, path=GNUGO):
             _, answer, error, nodes, _ = ask_counted(engine, command)
             if error:
                 raise GtpError(answer, command)
-            code = parse_answer(answer)["code"]
+            parsed = parse_answer(answer)
+            code = parsed["code"]
+            if answers is not None:
+                answers[entry["file"]] = [code, parsed["move"], nodes]
             total["gnugo_nodes"] += nodes
             proven = entry["proven"]
             if proven["status"] == "proven" and consistent(entry["question"], proven["code"], code):
@@ -104,9 +146,25 @@ def changes(index, answers, before):
     return lines
 
 
+def _judge(folder, args, before, saved):
+    """One folder: its summary line and changed codes printed, its answers
+    kept in ``saved`` under the folder's name."""
+    name = os.path.basename(os.path.normpath(folder))
+    total, answers, index = judge_folder(folder, args.cache_mb)
+    if args.gnugo:
+        saved[f"{name} (GNU Go)"] = {}
+        gnugo_folder(folder, index, total, answers=saved[f"{name} (GNU Go)"])
+    saved[name] = answers
+    print(f"{name}: {json.dumps(total)}")
+    for line in changes(index, answers, before.get(name, {})):
+        print(line)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folders", nargs="*", default=[CORPUS], metavar="FOLDER")
+    parser.add_argument(
+        "folders", nargs="*", default=[CORPUS], metavar="FOLDER", help="a folder, or @NAME"
+    )
     parser.add_argument("--save", metavar="FILE", help="write every answer as JSON")
     parser.add_argument("--against", metavar="FILE", help="list the codes changed since FILE")
     parser.add_argument("--gnugo", action="store_true", help="ask GNU Go too: its nodes")
@@ -124,15 +182,10 @@ def main(argv=None):
         with open(args.against) as f:
             before = json.load(f)
     saved = {}
-    for folder in args.folders:
-        name = os.path.basename(os.path.normpath(folder))
-        total, answers, index = judge_folder(folder, args.cache_mb)
-        if args.gnugo:
-            gnugo_folder(folder, index, total)
-        saved[name] = answers
-        print(f"{name}: {json.dumps(total)}")
-        for line in changes(index, answers, before.get(name, {})):
-            print(line)
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = [devset_folder(folder, tmp) for folder in args.folders]
+        for folder in folders:
+            _judge(folder, args, before, saved)
     if args.save:
         with open(args.save, "w") as f:
             json.dump(saved, f)

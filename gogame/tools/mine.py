@@ -44,6 +44,11 @@ mining also calls), for a ``defend`` the saving moves they name
 With ``--all`` it asks the proven problems again as well and counts those
 it proves again, with the recorded code or another, and those it no longer
 proves within the budget; their recorded proofs stay in the index.
+
+``materialize`` rebuilds a mined folder from its index alone: each
+problem's SGF from its source game (``problem_sgf``), byte for byte what
+mining wrote.  The development sets committed as indices
+(``tests/data/devsets/``) are read this way by ``scripts/dev_set.py``.
 """
 
 from __future__ import annotations
@@ -564,6 +569,42 @@ def write_corpus(index: list[dict], out_dir: str | os.PathLike) -> None:
         with open(os.path.join(out_dir, entry["file"]), "w") as f:
             f.write(entry.pop("sgf"))
     write_index(index, out_dir)
+
+
+def problem_sgf(game: Any, number: int, question: str) -> str:
+    """The SGF that mining writes for ``question`` (``"attack D4"``) after
+    move ``number`` of ``game`` (a loaded record; move 0 of a record that
+    sets stones up is that position), rebuilt from the record alone."""
+    position = Position(game.size)
+    if number == 0 and _sets_up_a_problem(game):
+        to_move = apply_game(game, position, 1)
+    else:
+        to_move = apply_game(game, position, number + 1)
+    return position_sgf(position, to_move, question)
+
+
+def materialize(index: list[dict], root: str | os.PathLike, out_dir: str | os.PathLike) -> int:
+    """Write the problems of ``index`` (entries of an ``index.json``) into
+    ``out_dir`` from their source games (``source.game``, relative to
+    ``root``), then ``out_dir/index.json``: a folder that ``--report`` and
+    ``scripts/dev_set.py`` read as if it had been mined there.  Returns the
+    count.  ``SgfError`` when a game cannot be read or replayed.  Not
+    done: checking that the games are those the index was mined from."""
+    from ..core.sgfio import load_game
+
+    os.makedirs(out_dir, exist_ok=True)
+    games = {}
+    for entry in index:
+        path = entry["source"]["game"]
+        if path not in games:
+            games[path] = load_game(os.path.join(root, path))
+        text = problem_sgf(
+            games[path], entry["source"]["move"], f"{entry['question']} {entry['vertex']}"
+        )
+        with open(os.path.join(out_dir, entry["file"]), "w") as f:
+            f.write(text)
+    write_index(index, out_dir)
+    return len(index)
 
 
 def mine_games(

@@ -3,6 +3,7 @@ problems taken from the committed corpus (two proven, one not), it asks
 every problem, counts the proven answers the proofs allow, and lists a
 code that changed against a saved run."""
 
+import gzip
 import json
 import os
 import shutil
@@ -102,6 +103,20 @@ def test_gnu_go_is_asked_every_problem(folder):
 
 
 @pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go is not installed")
+def test_gnu_go_answers_are_saved_beside_gogames(folder, tmp_path, capsys):
+    """With ``--gnugo --save`` GNU Go's answers are kept per problem under
+    ``NAME (GNU Go)``, their nodes adding up to the summary's."""
+    path, chosen = folder
+    saved = tmp_path / "answers.json"
+    assert dev_set.main([str(path), "--gnugo", "--save", str(saved)]) == 0
+    total = json.loads(capsys.readouterr().out.split(": ", 1)[1])
+    gnugo = json.loads(saved.read_text())[f"{path.name} (GNU Go)"]
+    assert set(gnugo) == {e["file"] for e in chosen}
+    assert sum(a[2] for a in gnugo.values()) == total["gnugo_nodes"] > 0
+    assert all(a[0] in (0, 1, 2, 3) and (a[0] or a[1] is None) for a in gnugo.values())
+
+
+@pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason="GNU Go is not installed")
 def test_gnu_go_reads_a_repeated_problem_again(folder, tmp_path):
     """GNU Go starts every problem with empty caches, as gogame does: the
     same problem under two names costs it twice the nodes of one (its
@@ -119,3 +134,52 @@ def test_gnu_go_reads_a_repeated_problem_again(folder, tmp_path):
     double = dev_set.gnugo_folder(str(two), twice, {})
     assert single["gnugo_nodes"] > 0
     assert double["gnugo_nodes"] == 2 * single["gnugo_nodes"]
+
+
+# ------------------------------------------------------ committed sets (@NAME)
+DEVSETS = ROOT / "tests" / "data" / "devsets"
+
+
+def test_a_committed_set_is_rebuilt_and_judged_by_its_name(folder, tmp_path, monkeypatch, capsys):
+    """``@NAME`` reads ``DEVSETS/NAME.json.gz`` (an index, no SGF),
+    rebuilds its problems from their games and judges them as the folder
+    they were mined into: the same answers, under the set's name."""
+    path, chosen = folder
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    with gzip.open(sets / "tiny.json.gz", "wt") as f:
+        json.dump(chosen, f)
+    monkeypatch.setattr(dev_set, "DEVSETS", str(sets))
+    saved = tmp_path / "answers.json"
+    assert dev_set.main(["@tiny", "--save", str(saved)]) == 0
+    assert capsys.readouterr().out.startswith('tiny: {"problems": 3, "proven": 2')
+    _, answers, _ = dev_set.judge_folder(str(path))
+    assert json.loads(saved.read_text()) == {"tiny": answers}
+    with pytest.raises(SystemExit, match=r"^dev_set: no set @none \(there are: tiny\)$"):
+        dev_set.main(["@none"])
+    lost = dict(chosen[0], source=dict(chosen[0]["source"], game="sgf/none.sgf"))
+    with gzip.open(sets / "lost.json.gz", "wt") as f:
+        json.dump([lost], f)
+    with pytest.raises(SystemExit, match=r"^dev_set: cannot rebuild @lost: .*none\.sgf") as e:
+        dev_set.main(["@lost"])
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("name", sorted(p.name.split(".")[0] for p in DEVSETS.glob("*.json.gz")))
+def test_each_committed_set_rebuilds_from_its_games(name, tmp_path):
+    """Every committed set is a well-formed index whose games are in the
+    repository (or ../shared, else skipped), and its first problems rebuild
+    into SGFs that ask its questions."""
+    with gzip.open(DEVSETS / f"{name}.json.gz", "rt") as f:
+        index = json.load(f)
+    assert len(index) > 100 and len({e["file"] for e in index}) == len(index)
+    games = {e["source"]["game"] for e in index}
+    if any(g.startswith("../shared/") for g in games) and not (ROOT.parent / "shared").exists():
+        pytest.skip("../shared not present")
+    assert all((ROOT / g).is_file() for g in games)
+    head = index[:20]
+    folder = dev_set.devset_folder(f"@{name}", str(tmp_path))
+    for e in head:
+        text = (tmp_path / name / e["file"]).read_text()
+        assert f"C[{e['question']} {e['vertex']}]" in text
+    assert folder == str(tmp_path / name)

@@ -14,7 +14,7 @@ from gogame.core.coords import format_gtp
 from gogame.core.position import Position
 from gogame.core.reader import Reader
 from gogame.core.reading_cache import ReadingCache
-from gogame.core.sgfio import apply_game, load_game
+from gogame.core.sgfio import SgfError, apply_game, load_game
 from gogame.tools import mine
 from tests.helpers.diagrams import position, render, sgf_record
 from tests.helpers.gnugo import needs_gnugo
@@ -276,6 +276,27 @@ def test_a_problem_record_is_examined_at_its_setup(tmp_path, monkeypatch):
             pos = Position(problem.size)
             assert apply_game(problem, pos) == to_move
             assert render(pos) == render(position(PROBLEM))
+    # rebuilt from the records alone (their paths absolute), the same files
+    assert mine.materialize(index, tmp_path, tmp_path / "again") == len(index)
+    for e in index:
+        assert (tmp_path / "again" / e["file"]).read_text() == (out / e["file"]).read_text()
+
+
+def test_materialize_rebuilds_the_corpus_from_its_games(tmp_path):
+    """Each problem of the committed corpus, rebuilt from its source game
+    after its move, is byte for byte the file mining wrote; the index
+    follows."""
+    index = json.loads((CORPUS / "index.json").read_text())
+    assert mine.materialize(index, ROOT, tmp_path) == len(index)
+    for e in index:
+        assert (tmp_path / e["file"]).read_text() == (CORPUS / e["file"]).read_text(), e["file"]
+    assert json.loads((tmp_path / "index.json").read_text()) == index
+
+
+def test_materialize_without_its_game_raises(tmp_path):
+    entry = json.loads((CORPUS / "index.json").read_text())[0]
+    with pytest.raises(SgfError, match="cannot read"):
+        mine.materialize([entry], tmp_path, tmp_path / "out")
 
 
 @pytest.mark.slow
