@@ -46,7 +46,7 @@ it proves again, with the recorded code or another, and those it no longer
 proves within the budget; their recorded proofs stay in the index.
 
 ``materialize`` rebuilds a mined folder from its index alone: each
-problem's SGF from its source game (``problem_sgf``), byte for byte what
+problem's SGF from its source game (``_after_move``), byte for byte what
 mining wrote.  The development sets committed as indices
 (``tests/data/devsets/``) are read this way by ``scripts/dev_set.py``.
 """
@@ -63,7 +63,7 @@ from typing import Any
 
 from ..core.coords import Point, format_gtp, format_sgf, parse_gtp
 from ..core.position import Position
-from ..core.sgfio import SgfError, apply_game
+from ..core.sgfio import SgfError, apply_game, load_game
 from ..kernel.layout import BLACK, WHITE
 from .replay import ReadSettings, announce_compile, load_job_game, read_game_bytes
 
@@ -571,36 +571,30 @@ def write_corpus(index: list[dict], out_dir: str | os.PathLike) -> None:
     write_index(index, out_dir)
 
 
-def problem_sgf(game: Any, number: int, question: str) -> str:
-    """The SGF that mining writes for ``question`` (``"attack D4"``) after
-    move ``number`` of ``game`` (a loaded record; move 0 of a record that
-    sets stones up is that position), rebuilt from the record alone."""
+def _after_move(game: Any, number: int) -> tuple[Position, int]:
+    """The position after move ``number`` of ``game`` and the colour to move."""
     position = Position(game.size)
-    if number == 0 and _sets_up_a_problem(game):
-        to_move = apply_game(game, position, 1)
-    else:
-        to_move = apply_game(game, position, number + 1)
-    return position_sgf(position, to_move, question)
+    setup = number == 0 and _sets_up_a_problem(game)
+    return position, apply_game(game, position, 1 if setup else number + 1)
 
 
 def materialize(index: list[dict], root: str | os.PathLike, out_dir: str | os.PathLike) -> int:
     """Write the problems of ``index`` (entries of an ``index.json``) into
     ``out_dir`` from their source games (``source.game``, relative to
     ``root``), then ``out_dir/index.json``: a folder that ``--report`` and
-    ``scripts/dev_set.py`` read as if it had been mined there.  Returns the
+    ``scripts/dev_set.py`` read as if it had been mined there.  Each game
+    is read, and each sampled position replayed, once.  Returns the
     count.  ``SgfError`` when a game cannot be read or replayed.  Not
     done: checking that the games are those the index was mined from."""
-    from ..core.sgfio import load_game
-
     os.makedirs(out_dir, exist_ok=True)
-    games = {}
+    games, positions = {}, {}
     for entry in index:
-        path = entry["source"]["game"]
+        path, number = entry["source"]["game"], entry["source"]["move"]
         if path not in games:
             games[path] = load_game(os.path.join(root, path))
-        text = problem_sgf(
-            games[path], entry["source"]["move"], f"{entry['question']} {entry['vertex']}"
-        )
+        if (path, number) not in positions:
+            positions[path, number] = _after_move(games[path], number)
+        text = position_sgf(*positions[path, number], f"{entry['question']} {entry['vertex']}")
         with open(os.path.join(out_dir, entry["file"]), "w") as f:
             f.write(text)
     write_index(index, out_dir)
@@ -723,8 +717,6 @@ def load_index(folder: str | os.PathLike) -> list[dict]:
 def problem_position(folder: str | os.PathLike, entry: dict) -> Position:
     """The position of one problem of ``folder``, loaded from its SGF;
     OSError, SgfError or ValueError when it cannot be."""
-    from ..core.sgfio import load_game
-
     game = load_game(os.path.join(folder, entry["file"]))
     position = Position(game.size)
     apply_game(game, position)
