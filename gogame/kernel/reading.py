@@ -26,9 +26,9 @@ docs/reading.md).  The file's sections, in order:
   rows, each read from the root) and ``read_after`` (one move first).
 
 A search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
-Not done: semeai and eye-space evaluation; generators for edge clamps and
-hane, throw-ins, loose ladders, snapbacks (only recognised, ``_snapback``,
-and set up for a lone stone) and eye-shape points.
+Not done: semeai and eye-space evaluation; generators for hane,
+throw-ins, loose ladders, snapbacks (only recognised, ``_snapback``, and
+set up for a lone stone) and eye-shape points.
 """
 
 import numpy as np
@@ -157,6 +157,7 @@ SC_CAPTURE = 20  # the owner captures a neighbour in atari: a liberty or more
 SC_CHAIN_ATARI = 10  # the owner ataris a two-liberty neighbour: half a liberty
 SC_FRIEND_AIR = -1  # air for a short friend touching that neighbour: indirect
 SC_CHAIN_BACKFILL = -1  # makes that neighbour's liberty playable: a detour
+SC_EDGE_CLAMP = 10  # the owner's clamp beside a neighbour on the edge: half a liberty
 SC_RACE = 0  # a race move: _order's race bonus ranks it (``_contact``)
 SC_RACE_FOUR = -2  # against four liberties, a last resort: after the others (GNU Go's)
 SC_RESCUE = 30  # a capture next to a friend: air for the superstring, early
@@ -759,6 +760,96 @@ def _add_friend_captures(s, mv, ply, n, f, score):
 
 
 @njit(cache=True, _nrt=False)
+def _add_efficient_atari(s, mv, ply, n, x, o, mine):
+    """Efficient break-chain atari (GNU Go's break_chain2_efficient_moves,
+    which its defend2 to defend4 call at every depth): the owner ataris
+    the attacker's two-liberty neighbour ``x`` on one liberty when
+    extending at the other would leave ``x`` two liberties or fewer, so
+    that it cannot run; where one owner string next to ``x`` is in atari
+    and ``o`` has three liberties or more, that string's save instead, and
+    nothing where two are.  O's atari at ``*`` leaves X's edge string
+    only A1, where it would have one liberty (A2)::
+
+        . X X . .     the bottom three lines; the target O has A2
+        . O O . .     and D2; A1 is no atari (X would run out at D1)
+        . X X * .
+
+    Not: the ataris whose escape gains liberties (``_add_chain_atari``
+    lists them, up to ``break_chain_depth``), nor a self-atari; GNU Go's
+    edge special case for a second-line neighbour with diagonal
+    liberties."""
+    cap = mv[ix(ply), SCRATCH:KILLER]
+    kf = kb.neighbour_strings(s, x, mine, cap)
+    short = PASS
+    for j in range(kf):
+        f = cap[ix(j)]
+        if s[ix(NLIB + f)] == 1:
+            if short != PASS:
+                return n  # two owner strings in atari there: no quick race
+            short = f
+    if short != PASS and s[ix(NLIB + o)] > 2:
+        lib = _lib(s, short, 0)
+        if kb.libs_after(s, lib, mine, 2) > 1:
+            n = _add(mv, ply, n, lib, SC_CHAIN_ATARI)
+        return n
+    for k in range(2):
+        atari = _lib(s, x, 1 - k)
+        if kb.libs_after(s, _lib(s, x, k), 3 - mine, 3) <= 2:
+            if kb.libs_after(s, atari, mine, 2) > 1:
+                n = _add(mv, ply, n, atari, SC_CHAIN_ATARI)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_edge_clamps(s, mv, ply, n, o, k):
+    """Edge clamps (GNU Go's edge_clamp_moves, in its defend2 and defend3
+    at every depth): against an attacker's three-liberty neighbour of
+    ``o`` (of the ``k`` in ``mv[ply, NBR:]``) with a liberty ``b`` on the
+    first line under an attacker stone ``a`` that touches ``o``, the point
+    ``*`` beside ``a`` (a liberty of the neighbour, with another above
+    it, ``e``), where the owner gets three liberties or more and the
+    attacker at ``e`` would have three or fewer::
+
+        . X X O O .     the bottom four lines; the target O is the
+        X X O X e .     string left of ``a``, the neighbour X's ``a``
+        O O O a * .     and the stones above it
+        . . . b . .
+
+    Not: neighbours of other liberty counts."""
+    w = s[H_W]
+    mine = s[ix(COLOR + o)]
+    other = 3 - mine
+    nbr = mv[ix(ply), NBR:SCRATCH]
+    for i in range(k):
+        x = nbr[ix(i)]
+        if s[ix(NLIB + x)] != 3:
+            continue
+        b = PASS
+        for j in range(3):
+            if b == PASS and _on_edge(s, _lib(s, x, j)):
+                b = _lib(s, x, j)  # the first edge liberty only, as GNU Go's
+        if b == PASS:
+            continue
+        for up in (i64(1), i64(-1), i64(w), i64(-w)):
+            if s[ix(COLOR + b - up)] != BORDER or s[ix(COLOR + b + up)] != other:
+                continue
+            side = i64(w) if up == 1 or up == -1 else i64(1)
+            for right in (side, -side):
+                c = b + up - right
+                d = b + up + right
+                e = d + up
+                if s[ix(COLOR + c)] != mine or s[ix(ORIGIN + c)] != o:
+                    continue
+                if s[ix(COLOR + d)] != EMPTY or not kb.is_liberty(s, x, d):
+                    continue
+                if s[ix(COLOR + e)] != EMPTY or not kb.is_liberty(s, x, e):
+                    continue
+                if kb.libs_after(s, d, mine, 3) >= 3 and kb.libs_after(s, e, other, 4) <= 3:
+                    n = _add(mv, ply, n, d, SC_EDGE_CLAMP)
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _add_chain_backfills(s, mv, ply, n, x, o, mine):
     """Break-chain backfill: when the attacker's two-liberty neighbour
     ``x`` races ``o`` (shares a liberty with it) and the owner's atari on
@@ -822,7 +913,9 @@ def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
     (``_add_capture``) of one in atari; with two liberties or more left and
     up to ``break_chain_depth`` (not in a ladder read), an atari
     (``_add_chain_atari``, ``_add_chain_backfills``) of one with two
-    liberties, race moves (``_add_race_moves``) against a longer one.
+    liberties, race moves (``_add_race_moves``) against a longer one;
+    deeper, for a target of two liberties or more, the efficient ataris
+    (``_add_efficient_atari``).
 
     Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
     nbr = mv[ix(ply), NBR:SCRATCH]
@@ -831,12 +924,14 @@ def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
     # liberties or fewer; one more (and two escapes) only up to backfill2_depth
     slack = 1 if stackp <= ctx[C_BACKFILL2] else 0
     deep = libs < 2 or ctx[C_LADDER] != 0 or stackp > ctx[C_BREAKCHAIN]
+    efficient = libs >= 2 and ctx[C_LADDER] == 0  # deep: the efficient ataris only
     for i in range(k):
         x = nbr[ix(i)]
         if s[ix(NLIB + x)] == 1:
             n = _add_capture(s, mv, ply, n, x)
         elif deep:
-            continue
+            if efficient and s[ix(NLIB + x)] == 2:
+                n = _add_efficient_atari(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
         elif s[ix(NLIB + x)] == 2:
             n = _add_chain_atari(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
             n = _add_chain_backfills(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
@@ -1105,6 +1200,8 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
     n = _add_liberties_of(s, mv, ply, 0, o, SC_LIBERTY)
     n = _add_break_chain(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
     reach = ctx[C_LADDER] == 0  # a ladder read: liberties, captures, tenuki
+    if reach and (libs == 2 or libs == 3):
+        n = _add_edge_clamps(s, mv, ply, i64(n), i64(o), i64(k))
     if reach and stackp <= ctx[C_SUPERSTRING]:
         scratch = mv[ix(ply), SCRATCH:KILLER]
         ataris = stackp <= ctx[C_BREAKCHAIN]

@@ -259,6 +259,89 @@ def test_break_chain_ataris_only_up_to_break_chain_depth():
     assert kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 3, deep, k) == 0
 
 
+# White's B2-C2 (liberties A2, D2) against Black's B1-C1 (A1, D1): White's
+# D1 leaves Black only A1, where it would have one liberty; White's A1 lets
+# Black run out at D1.
+EDGE_ATARI = """
+. . . . .
+. . . . .
+. X X . .
+. O O . .
+. X X . .
+"""
+
+# White's B3 (A3, B4, C3) against Black's B2 (B1, C2); White's A2 in atari
+# touches Black's B2 and is saved at A3.
+SHORT_FRIEND = """
+. . . . .
+. . . . .
+. O . . .
+O X . . .
+X . . . .
+"""
+
+
+def test_efficient_ataris_take_a_neighbour_that_cannot_run():
+    p, _, mv = _setup(EDGE_ATARI)
+    n = kr._add_efficient_atari(p.s, mv, 0, 0, _origin(p, "B1"), _origin(p, "B2"), 2)
+    assert _listed(p, mv, n) == {"D1"}
+    assert _score(p, mv, n, "D1") == kr.SC_CHAIN_ATARI
+    # both ataris are self-ataris for White here: nothing
+    p, _, mv = _setup(RACE)
+    assert kr._add_efficient_atari(p.s, mv, 0, 0, _origin(p, "B2"), _origin(p, "A4"), 2) == 0
+
+
+def test_efficient_ataris_save_an_owner_string_in_atari_first():
+    p, _, mv = _setup(SHORT_FRIEND)
+    x, o = _origin(p, "B2"), _origin(p, "B3")
+    n = kr._add_efficient_atari(p.s, mv, 0, 0, x, o, 2)
+    assert _listed(p, mv, n) == {"A3"}  # not the ataris B1 and C2
+    # against a target of two liberties (Black's B4 added), the ataris as
+    # above: C2, since Black at B1 would have two liberties (C1, C2)
+    p2, _, mv2 = _setup(SHORT_FRIEND.replace(". . . . .\n. O", ". X . . .\n. O"))
+    n = kr._add_efficient_atari(p2.s, mv2, 0, 0, _origin(p2, "B2"), _origin(p2, "B3"), 2)
+    assert _listed(p2, mv2, n) == {"C2"}
+
+
+def test_deep_break_chain_lists_the_efficient_ataris_only():
+    p, ctx, mv = _setup(EDGE_ATARI)
+    o = _origin(p, "B2")
+    k = _neighbours(p, o, mv)
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 2, 0, k)
+    assert {"A1", "D1"} <= _listed(p, mv, n)
+    deep = int(ctx[kr.C_BREAKCHAIN]) + 1
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 2, deep, k)
+    assert _listed(p, mv, n) == {"D1"}
+    ctx[kr.C_LADDER] = 1  # a ladder read: captures only
+    assert kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 2, deep, k) == 0
+
+
+# GNU Go's edge clamp: White's A2-B2-C2-C3 (liberties A1, B1, C1) against
+# Black's D2-D3 (D1 on the edge, E2, E3); White's clamp at E2 keeps three
+# liberties, and Black at E3 would have three (White's E4 above).
+EDGE_CLAMP = """
+. . . . . .
+. . . . . .
+. X X O O .
+X X O X . .
+O O O X . .
+. . . . . .
+"""
+
+
+def test_edge_clamps_list_the_point_beside_the_edge_neighbour():
+    p, _, mv = _setup(EDGE_CLAMP)
+    o = _origin(p, "C2")
+    k = _neighbours(p, o, mv)
+    n = kr._add_edge_clamps(p.s, mv, 0, 0, o, k)
+    assert _listed(p, mv, n) == {"E2"}
+    assert _score(p, mv, n, "E2") == kr.SC_EDGE_CLAMP
+    # without White's E4, Black would get out at E3: no clamp
+    p, _, mv = _setup(EDGE_CLAMP.replace(". X X O O .", ". X X O . ."))
+    o = _origin(p, "C2")
+    assert kr._add_edge_clamps(p.s, mv, 0, 0, o, _neighbours(p, o, mv)) == 0
+
+
 # Black's A3-B3-B2-B1 (liberties A2, A1) against White's A4-B4 (A5, B5, C4).
 RACE = """
 . . . . .
