@@ -22,7 +22,10 @@ asked before at no node), and the summary adds its nodes
 (``reset_reading_node_counter``, ``get_reading_node_counter``) and how
 many proven problems its answers allow; ``--save`` keeps its answers too,
 under ``NAME (GNU Go)``, so that the two readers' trees compare problem by
-problem.  Nothing else is written.
+problem.  Nothing else is written, but one line on stderr that names the
+``gogame`` package judged: the one Python imports (an editable install
+may point at another checkout; put this one first with
+``PYTHONPATH=$PWD``).
 
 A folder written ``@NAME`` is a committed development set:
 ``tests/data/devsets/NAME.json.gz`` holds the index of a mined folder
@@ -48,6 +51,7 @@ import os
 import sys
 import tempfile
 
+import gogame
 from gogame.core import options
 from gogame.core.sgfio import SgfError
 from gogame.gtp.client import GtpClient, GtpError
@@ -177,6 +181,8 @@ def main(argv=None):
         "that the answers do not depend on the cache)",
     )
     args = parser.parse_args(argv)
+    judged = os.path.dirname(os.path.dirname(gogame.__file__))
+    print(f"dev_set: the reader of {judged}", file=sys.stderr)
     before = {}
     if args.against:
         with open(args.against) as f:

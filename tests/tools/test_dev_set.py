@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+import gogame
 from gogame.tools.mine import GNUGO
 from tests.helpers.paths import ROOT, load_script
 
@@ -66,8 +67,12 @@ def test_the_command_line_saves_and_compares(folder, tmp_path, capsys):
     saved = tmp_path / "answers.json"
     assert dev_set.main([str(path), "--save", str(saved)]) == 0
     assert dev_set.main([str(path), "--against", str(saved)]) == 0
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
     assert len(out) == 2 and all('"proven": 2' in line for line in out)
+    # stderr names the package judged, once a run
+    root = os.path.dirname(os.path.dirname(gogame.__file__))
+    assert captured.err.splitlines() == [f"dev_set: the reader of {root}"] * 2
     assert json.loads(saved.read_text())[path.name].keys() == {
         json.loads((path / "index.json").read_text())[i]["file"] for i in range(3)
     }
