@@ -826,8 +826,9 @@ def _add_edge_clamps(s, mv, ply, n, o, k):
             continue
         b = PASS
         for j in range(3):
-            if b == PASS and _on_edge(s, _lib(s, x, j)):
+            if _on_edge(s, _lib(s, x, j)):
                 b = _lib(s, x, j)  # the first edge liberty only, as GNU Go's
+                break
         if b == PASS:
             continue
         for up in (i64(1), i64(-1), i64(w), i64(-w)):

@@ -259,6 +259,16 @@ def test_break_chain_ataris_only_up_to_break_chain_depth():
     assert kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 3, deep, k) == 0
 
 
+# Black's A3-B3-B2-B1 (liberties A2, A1) against White's A4-B4 (A5, B5, C4).
+RACE = """
+. . . . .
+O O . . .
+X X O . .
+. X O . .
+. X O . .
+"""
+
+
 # White's B2-C2 (liberties A2, D2) against Black's B1-C1 (A1, D1): White's
 # D1 leaves Black only A1, where it would have one liberty; White's A1 lets
 # Black run out at D1.
@@ -340,16 +350,6 @@ def test_edge_clamps_list_the_point_beside_the_edge_neighbour():
     p, _, mv = _setup(EDGE_CLAMP.replace(". X X O O .", ". X X O . ."))
     o = _origin(p, "C2")
     assert kr._add_edge_clamps(p.s, mv, 0, 0, o, _neighbours(p, o, mv)) == 0
-
-
-# Black's A3-B3-B2-B1 (liberties A2, A1) against White's A4-B4 (A5, B5, C4).
-RACE = """
-. . . . .
-O O . . .
-X X O . .
-. X O . .
-. X O . .
-"""
 
 
 # The top left of a mined problem (gnugo-l5-19x19-s1904-m235-D14-attack,
