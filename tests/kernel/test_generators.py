@@ -138,6 +138,32 @@ def test_nets_list_the_points_next_to_two_liberties():
     assert _score(p, mv, n, "E3") == 2 * kr.SC_APPROACH  # once a liberty
 
 
+# Black's E3 (liberties D3, E2) against White; Black's D2 (D3, E2, C2, D1)
+# has both of them, tied to it; Black's C3 (B3, C4, C2, D3) has only D3.
+TIED = """
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . . . O . .
+. . X . X O .
+. . . X . . .
+. . . . . . .
+"""
+
+
+def test_tied_nets_list_a_tied_friend_s_other_liberties():
+    p, _, mv = _setup(TIED)
+    n = kr._add_tied_nets(p.s, mv, 0, 0, _origin(p, "E3"), kr.SC_APPROACH)
+    # D2's own: not the target's D3 and E2, nor C3's B3 and C4 (not tied)
+    assert _listed(p, mv, n) == {"C2", "D1"}
+    assert _score(p, mv, n, "D1") == kr.SC_APPROACH
+
+
+def test_tied_nets_need_a_friend_on_both_liberties():
+    p, _, mv = _setup(TIED.replace(". . . X . . .", ". . . . . . ."))
+    assert kr._add_tied_nets(p.s, mv, 0, 0, _origin(p, "E3"), kr.SC_APPROACH) == 0
+
+
 def test_save_extends_and_captures_around():
     p, _, mv = _setup(ATTACKER_IN_ATARI)
     x = _origin(p, "B2")
