@@ -882,6 +882,75 @@ def _add_chain_backfills(s, mv, ply, n, x, o, mine):
     return n
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _note(m, a, b, k):
+    """Add the point ``m`` to the pair (a, b) of k distinct points found so
+    far (k = 3: more than two)."""
+    if k >= 3 or m == a or m == b:
+        return a, b, k
+    if k == 0:
+        return m, b, np.int64(1)
+    if k == 1:
+        return a, m, np.int64(2)
+    return a, b, np.int64(3)
+
+
+@njit(cache=True, _nrt=False)
+def _two_libs_after(s, pos, color):
+    """The liberties (a, b) of the string through the empty point ``pos`` if
+    ``color`` played there, when it would have exactly two; else (PASS,
+    PASS).  Captures are not counted (GNU Go's approxlib)."""
+    w = s[H_W]
+    a = b = np.int64(PASS)
+    k = np.int64(0)
+    for q in (pos - 1, pos + 1, pos - w, pos + w):
+        c = s[ix(COLOR + q)]
+        if c == EMPTY:
+            a, b, k = _note(i64(q), a, b, k)
+        elif c == color:
+            o = s[ix(ORIGIN + q)]
+            if s[ix(NLIB + o)] > MAXLIBS:
+                return np.int64(PASS), np.int64(PASS)
+            for j in range(s[ix(NLIB + o)]):
+                if _lib(s, o, j) != pos:
+                    a, b, k = _note(i64(_lib(s, o, j)), a, b, k)
+    if k != 2:
+        return np.int64(PASS), np.int64(PASS)
+    return a, b
+
+
+@njit(cache=True, _nrt=False)
+def _add_chain_approaches(s, mv, ply, n, x, mine):
+    """Break-chain approaches (GNU Go's break_chain2 backfills): both
+    liberties of the attacker's two-liberty neighbour ``x`` are
+    self-ataris (or suicides) for the owner; where the attacker, filling
+    one of them, would have exactly two liberties, the owner plays those
+    two (none a self-atari), so that its atari on ``x`` becomes a capture
+    or playable.  Black's ``x`` (C1 to E4, around D3) has two liberties,
+    D1 and D3, both suicides for White; Black at D1 would have D3 and F1,
+    so White's F1 ataris the lone E1 and D1 then captures it (GNU Go's
+    reading.tst 96, proven ``2 F1``)::
+
+        . O X X X O     the bottom four lines, A to F; the target is
+        . O X . X O     White's B1-B4
+        . O X X O O
+        . O X . X *
+
+    Not: approaches two moves deep.  GNU Go's other backfill there (an
+    empty point next to the self-atari liberty) is
+    ``_add_chain_backfills``; where each applies is the caller's rule."""
+    other = 3 - mine
+    a0, a1 = i64(_lib(s, x, 0)), i64(_lib(s, x, 1))
+    if kb.libs_after(s, a0, mine, 2) > 1 or kb.libs_after(s, a1, mine, 2) > 1:
+        return n
+    for lib in (a0, a1):
+        p, q = _two_libs_after(s, lib, other)
+        for m in (p, q):
+            if m != PASS and kb.libs_after(s, m, mine, 2) >= 2:
+                n = _add(mv, ply, n, m, SC_CHAIN_BACKFILL)
+    return n
+
+
 @njit(cache=True, _nrt=False)
 def _add_race_moves(s, ctx, mv, ply, n, x, o, libs, stackp, slack):
     """Race moves (semeai of ``o`` against its neighbour ``x``, three
@@ -914,9 +983,11 @@ def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
     (``_add_capture``) of one in atari; with two liberties or more left and
     up to ``break_chain_depth`` (not in a ladder read), an atari
     (``_add_chain_atari``, ``_add_chain_backfills``) of one with two
-    liberties, race moves (``_add_race_moves``) against a longer one;
-    deeper, for a target of two liberties or more, the efficient ataris
-    (``_add_efficient_atari``).
+    liberties and, up to ``backfill2_depth`` or when it shares a liberty
+    with ``o``, the approaches that make that atari playable
+    (``_add_chain_approaches``, GNU Go's condition); race moves
+    (``_add_race_moves``) against a longer one; deeper, for a target of
+    two liberties or more, the efficient ataris (``_add_efficient_atari``).
 
     Not: neighbours of the owner's other strings (``_add_friend_rescues``)."""
     nbr = mv[ix(ply), NBR:SCRATCH]
@@ -936,6 +1007,8 @@ def _add_break_chain(s, ctx, mv, ply, n, o, libs, stackp, k):
         elif s[ix(NLIB + x)] == 2:
             n = _add_chain_atari(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
             n = _add_chain_backfills(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
+            if stackp <= ctx[C_BACKFILL2] or _shared(s, i64(x), i64(o)) > 0:
+                n = _add_chain_approaches(s, mv, ply, i64(n), i64(x), i64(mine))
         else:
             n = _add_race_moves(
                 s, ctx, mv, ply, i64(n), i64(x), i64(o), i64(libs), i64(stackp), i64(slack)

@@ -743,6 +743,52 @@ def test_chain_backfills_make_a_self_atari_atari_playable():
     assert kr._add_chain_backfills(p.s, mv, 0, 0, x, _origin(p, "A2"), 1) == 0
 
 
+# Black's x (C1-C2-D2, C3-C4-D4-E4-E3; liberties D1, D3) around D3; both
+# are suicides for White.  Black's lone E1 (D1, F1) touches D1 only: Black
+# at D1 would have D3 and F1, so White's F1 ataris E1 and makes D1 a
+# capture.  White's B1-B4 is the target.
+CHAIN_APPROACH = """
+. . . . . . .
+. . . . . . .
+. X O O O . .
+. O X X X O .
+. O X . X O .
+. O X X O O .
+. O X . X . .
+"""
+
+
+def test_chain_approaches_atari_the_stone_that_keeps_a_liberty_unplayable():
+    p, _, mv = _setup(CHAIN_APPROACH)
+    x = _origin(p, "C2")
+    n = kr._add_chain_approaches(p.s, mv, 0, 0, x, 2)
+    assert _listed(p, mv, n) == {"F1"}  # not D3: a suicide for White
+    assert _score(p, mv, n, "F1") == kr.SC_CHAIN_BACKFILL
+    assert kr._add_chain_backfills(p.s, mv, 0, 0, x, _origin(p, "B2"), 2) == 0
+
+
+def test_chain_approaches_need_both_liberties_unplayable():
+    without_e1 = CHAIN_APPROACH.replace(". O X . X . .", ". O X . . . .")
+    p, _, mv = _setup(without_e1)  # Black at D1 would have D3 and E1
+    n = kr._add_chain_approaches(p.s, mv, 0, 0, _origin(p, "C2"), 2)
+    assert _listed(p, mv, n) == {"E1"}  # White's D1 is then an atari
+    white_e1 = CHAIN_APPROACH.replace(". O X . X . .", ". O X . O . .")
+    p, _, mv = _setup(white_e1)  # White's D1 joins E1: an atari, no self-atari
+    assert kr._add_chain_approaches(p.s, mv, 0, 0, _origin(p, "C2"), 2) == 0
+
+
+def test_break_chain_approaches_near_the_root_or_in_a_race():
+    p, ctx, mv = _setup(CHAIN_APPROACH)
+    o = _origin(p, "B2")
+    k = _neighbours(p, o, mv)
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 4, 0, k)
+    assert "F1" in _listed(p, mv, n)
+    # past backfill2_depth only against a neighbour sharing a liberty
+    deeper = int(ctx[kr.C_BACKFILL2]) + 1
+    n = kr._add_break_chain(p.s, ctx, mv, 0, 0, o, 4, deeper, k)
+    assert "F1" not in _listed(p, mv, n)
+
+
 def test_keep_near_edge_keeps_the_first_two_lines_in_order():
     p, _, mv = _setup(CHAIN_BACKFILL)
     points = ["E5", "B5", "D8", "C3", "H8"]  # 9x9: lines 5, 2, 2, 3, 2
