@@ -37,7 +37,8 @@ that took an hour to mine and referee are there in seconds.
 
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems``, the committed sets (``@gnugo-selfplay``,
-``@gogame-vs-gnugo``, ``@tournament``) and any folder mined for a
+``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2``,
+``@gogame-vs-gnugo-2``) and any folder mined for a
 report.  reading.tst is measured after, never used to choose.
 
 Usage: ``python3 scripts/dev_set.py [FOLDER | @NAME ...] [--save F]
