@@ -41,8 +41,13 @@ This is where a rule of the reader is judged (#19): the committed corpus
 ``@gogame-vs-gnugo-2``) and any folder mined for a
 report.  reading.tst is measured after, never used to choose.
 
+``--check-moves N`` (with ``--against``) judges each changed answer's
+move with the prover (N nodes a proof): ``holds``, ``refuted`` (the
+other side's success after it proven) or ``unknown``, since the proven
+count compares codes only and a right code may come with a false move.
+
 Usage: ``python3 scripts/dev_set.py [FOLDER | @NAME ...] [--save F]
-[--against F] [--gnugo] [--cache-mb MB]``
+[--against F [--check-moves N]] [--gnugo] [--cache-mb MB]``
 """
 
 import argparse
@@ -54,9 +59,19 @@ import tempfile
 
 import gogame
 from gogame.core import options
+from gogame.core.coords import parse_gtp
 from gogame.core.sgfio import SgfError
 from gogame.gtp.client import GtpClient, GtpError
-from gogame.tools.mine import GNUGO, ask_again, consistent, materialize, parse_answer
+from gogame.tools.jobs import int_in
+from gogame.tools.mine import (
+    GNUGO,
+    ask_again,
+    consistent,
+    materialize,
+    parse_answer,
+    problem_position,
+    prove_named,
+)
 from gogame.tools.regress import ask_counted
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -137,8 +152,10 @@ def gnugo_folder(folder, index, total, path=GNUGO, answers=None):
     return total
 
 
-def changes(index, answers, before):
-    """Lines for the problems whose code differs from ``before``."""
+def changes(index, answers, before, check=None):
+    """Lines for the problems whose code differs from ``before``; with
+    ``check`` (entry, code, move -> a word), the new answer's move judged
+    too, where it names one."""
     lines = []
     for entry in index:
         old = before.get(entry["file"])
@@ -147,8 +164,51 @@ def changes(index, answers, before):
             continue
         gnugo = (entry.get("gnugo") or {}).get("code")
         proven = entry["proven"]["code"] if entry["proven"]["status"] == "proven" else "?"
-        lines.append(f"  {entry['file']}: {old[0]} -> {new[0]} (GNU Go {gnugo}, proof {proven})")
+        line = f"  {entry['file']}: {old[0]} -> {new[0]} (GNU Go {gnugo}, proof {proven})"
+        if check and new[0] and new[1]:
+            line += f"; {new[1]} {check(entry, new[0], new[1])}"
+        lines.append(line)
     return lines
+
+
+def move_verdict(prover, position, entry, code, move):
+    """The prover's word on an answer's move (code 1-3, a GTP vertex or
+    PASS): "holds" when it proves the move works (``prove_named``, every
+    ko model up to the code), "refuted" when after the move it proves the
+    other side's success beyond what the code allows (an outright save
+    or capture, or any against code 1), else "unknown".  Not: refuting a
+    named PASS.  The position is left as it was."""
+    question, vertex = entry["question"], entry["vertex"]
+    if prove_named(prover, position, vertex, [{"code": code, "move": move}], question):
+        return "holds"
+    pt = parse_gtp(vertex, position.size)
+    owner = position.color_at(pt)
+    mover = owner if question == "defend" else 3 - owner
+    if move == "PASS" or not position.trymove(parse_gtp(move, position.size), mover):
+        return "unknown"
+    try:
+        if not position.color_at(pt):
+            return "holds"  # captured outright
+        other = prover.attack if question == "defend" else prover.defend
+        proof = other(position, pt)
+    finally:
+        position.popgo()
+    if proof.proven and proof.code and (proof.code == 1 or code == 1):
+        return "refuted"
+    return "unknown"
+
+
+def _checker(folder, nodes):
+    """``changes``' check for a folder: each move judged by a prover of
+    ``nodes`` a proof, on the problem's position."""
+    from gogame.core.prover import Prover
+
+    prover = Prover(max_nodes=nodes)
+
+    def check(entry, code, move):
+        return move_verdict(prover, problem_position(folder, entry), entry, code, move)
+
+    return check
 
 
 def _judge(folder, args, before, saved):
@@ -161,7 +221,8 @@ def _judge(folder, args, before, saved):
         gnugo_folder(folder, index, total, answers=saved[f"{name} (GNU Go)"])
     saved[name] = answers
     print(f"{name}: {json.dumps(total)}")
-    for line in changes(index, answers, before.get(name, {})):
+    check = _checker(folder, args.check_moves) if args.check_moves else None
+    for line in changes(index, answers, before.get(name, {}), check):
         print(line)
 
 
@@ -181,7 +242,16 @@ def main(argv=None):
         help="each problem's cache (default 1; 0: none, to check against a saved run "
         "that the answers do not depend on the cache)",
     )
+    parser.add_argument(
+        "--check-moves",
+        type=int_in(1, 10**9, "check moves"),
+        metavar="N",
+        help="with --against: judge each changed answer's move with the prover, "
+        "N nodes a proof (holds, refuted or unknown)",
+    )
     args = parser.parse_args(argv)
+    if args.check_moves and not args.against:
+        parser.error("--check-moves needs --against")
     judged = os.path.dirname(os.path.dirname(gogame.__file__))
     print(f"dev_set: the reader of {judged}", file=sys.stderr)
     before = {}

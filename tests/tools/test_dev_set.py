@@ -188,3 +188,58 @@ def test_each_committed_set_rebuilds_from_its_games(name, tmp_path):
         text = (tmp_path / name / e["file"]).read_text()
         assert f"C[{e['question']} {e['vertex']}]" in text
     assert folder == str(tmp_path / name)
+
+
+# White's D4 in atari (its one liberty D3); extending there joins D2 and
+# C2, with six liberties.
+IN_ATARI = """
+. . . . . . .
+. . . . . . .
+. . . X . . .
+. . X O X . .
+. . . . . . .
+. . O O . . .
+. . . . . . .
+"""
+
+
+def test_a_move_is_judged_by_the_prover():
+    """``move_verdict``: the capture at D3 holds; a capture or a defence
+    claimed at A1 is refuted (after it the other side's success is
+    proven); the position is left as it was."""
+    from gogame.core.prover import Prover
+    from tests.helpers import diagrams
+
+    p = diagrams.position(IN_ATARI)
+    before = (p.stackp, p.hash)
+    prover = Prover(max_nodes=20_000)
+    attack = {"question": "attack", "vertex": "D4"}
+    defend = {"question": "defend", "vertex": "D4"}
+    assert dev_set.move_verdict(prover, p, attack, 1, "D3") == "holds"
+    assert dev_set.move_verdict(prover, p, attack, 1, "A1") == "refuted"
+    assert dev_set.move_verdict(prover, p, defend, 1, "A1") == "refuted"
+    assert dev_set.move_verdict(prover, p, defend, 1, "PASS") == "unknown"
+    assert (p.stackp, p.hash) == before
+
+
+def test_changed_answers_name_the_verdict_on_their_move(folder, tmp_path, capsys):
+    """``--check-moves N`` adds the prover's word to each changed code
+    that names a move; without ``--against`` it is refused."""
+    path, chosen = folder
+    _, answers, _ = dev_set.judge_folder(str(path))
+    named = next(e["file"] for e in chosen if answers[e["file"]][0] and answers[e["file"]][1])
+    before = {f: list(a) for f, a in answers.items()}
+    before[named][0] = 0
+    saved = tmp_path / "before.json"
+    saved.write_text(json.dumps({path.name: before}))
+    assert dev_set.main([str(path), "--against", str(saved), "--check-moves", "20000"]) == 0
+    (line,) = capsys.readouterr().out.splitlines()[1:]
+    move = answers[named][1]
+    assert named in line and line.rsplit("; ", 1)[1] in {
+        f"{move} holds",
+        f"{move} refuted",
+        f"{move} unknown",
+    }
+    with pytest.raises(SystemExit) as e:
+        dev_set.main([str(path), "--check-moves", "100"])
+    assert e.value.code == 2
