@@ -256,8 +256,12 @@ def main(argv=None):
     print(f"dev_set: the reader of {judged}", file=sys.stderr)
     before = {}
     if args.against:
-        with open(args.against) as f:
-            before = json.load(f)
+        try:
+            with open(args.against) as f:
+                before = json.load(f)
+        except (OSError, ValueError) as e:
+            reason = str(e).splitlines()[0]
+            raise SystemExit(f"dev_set: cannot read {args.against}: {reason}") from None
     saved = {}
     with tempfile.TemporaryDirectory() as tmp:
         folders = [devset_folder(folder, tmp) for folder in args.folders]

@@ -243,3 +243,13 @@ def test_changed_answers_name_the_verdict_on_their_move(folder, tmp_path, capsys
     with pytest.raises(SystemExit) as e:
         dev_set.main([str(path), "--check-moves", "100"])
     assert e.value.code == 2
+
+
+def test_an_unreadable_saved_run_is_a_one_line_error(folder, tmp_path):
+    path, _ = folder
+    for bad in (tmp_path / "missing.json", tmp_path / "broken.json"):
+        if bad.name == "broken.json":
+            bad.write_text("{not json")
+        with pytest.raises(SystemExit, match=rf"^dev_set: cannot read {bad}: ") as e:
+            dev_set.main([str(path), "--against", str(bad)])
+        assert "\n" not in str(e.value)
