@@ -896,27 +896,29 @@ def _note(m, a, b, k):
 
 
 @njit(cache=True, _nrt=False)
-def _two_libs_after(s, pos, color):
-    """The liberties (a, b) of the string through the empty point ``pos`` if
-    ``color`` played there, when it would have exactly two; else (PASS,
-    PASS).  Captures are not counted (GNU Go's approxlib)."""
+def _libs_around(s, pos, color, skip):
+    """(a, b, k): the liberties of the string through the empty point
+    ``pos`` if ``color`` played there, ``skip`` left out: k of them, and
+    the first two (k = 3: three or more).  Captures are not counted (GNU
+    Go's approxlib)."""
     w = s[H_W]
     a = b = np.int64(PASS)
     k = np.int64(0)
     for q in (pos - 1, pos + 1, pos - w, pos + w):
         c = s[ix(COLOR + q)]
-        if c == EMPTY:
+        if c == EMPTY and q != skip:
             a, b, k = _note(i64(q), a, b, k)
         elif c == color:
             o = s[ix(ORIGIN + q)]
             if s[ix(NLIB + o)] > MAXLIBS:
-                return np.int64(PASS), np.int64(PASS)
+                return a, b, np.int64(3)
             for j in range(s[ix(NLIB + o)]):
-                if _lib(s, o, j) != pos:
-                    a, b, k = _note(i64(_lib(s, o, j)), a, b, k)
-    if k != 2:
-        return np.int64(PASS), np.int64(PASS)
-    return a, b
+                p = i64(_lib(s, o, j))
+                if p != pos and p != skip:
+                    a, b, k = _note(p, a, b, k)
+        if k >= 3:
+            return a, b, k
+    return a, b, k
 
 
 @njit(cache=True, _nrt=False)
@@ -944,9 +946,9 @@ def _add_chain_approaches(s, mv, ply, n, x, mine):
     if kb.libs_after(s, a0, mine, 2) > 1 or kb.libs_after(s, a1, mine, 2) > 1:
         return n
     for lib in (a0, a1):
-        p, q = _two_libs_after(s, lib, other)
+        p, q, k = _libs_around(s, lib, other, i64(PASS))
         for m in (p, q):
-            if m != PASS and kb.libs_after(s, m, mine, 2) >= 2:
+            if k == 2 and kb.libs_after(s, m, mine, 2) >= 2:
                 n = _add(mv, ply, n, m, SC_CHAIN_BACKFILL)
     return n
 
@@ -1314,46 +1316,6 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
 
 
 @njit(cache=True, _nrt=False)
-def _extension_libs(s, x, fill, ext):
-    """A lower bound, capped at 3, on the liberties of string ``x`` (two
-    liberties, ``fill`` and ``ext``) after the opponent fills ``fill`` and
-    ``x`` extends at ``ext``: the empty neighbours of ``ext`` and the
-    liberties of the other friendly strings next to it, less ``fill`` and
-    ``ext``.  (Stones the fill captures only add liberties.)"""
-    w = s[H_W]
-    color = s[ix(COLOR + x)]
-    seen0 = PASS
-    seen1 = PASS
-    k = 0
-    for q in (ext - 1, ext + 1, ext - w, ext + w):
-        c = s[ix(COLOR + q)]
-        if c == EMPTY:
-            if q != fill and q != seen0 and q != seen1:
-                if k == 2:
-                    return 3
-                if k == 0:
-                    seen0 = q
-                else:
-                    seen1 = q
-                k += 1
-        elif c == color and s[ix(ORIGIN + q)] != x:
-            f = s[ix(ORIGIN + q)]
-            if s[ix(NLIB + f)] > MAXLIBS:
-                return 3
-            for j in range(s[ix(NLIB + f)]):
-                p = _lib(s, f, j)
-                if p != fill and p != ext and p != seen0 and p != seen1:
-                    if k == 2:
-                        return 3
-                    if k == 0:
-                        seen0 = p
-                    else:
-                        seen1 = p
-                    k += 1
-    return k
-
-
-@njit(cache=True, _nrt=False)
 def _ladder_escapes(s, x):
     """True when string ``x`` (two liberties) surely escapes a ladder: after
     either atari its extension has three liberties or more, which a ladder
@@ -1361,9 +1323,12 @@ def _ladder_escapes(s, x):
     it is skipped.  (Not decided here when a ko point is set.)"""
     if s[H_KO] != PASS:
         return False
-    a = _lib(s, x, 0)
-    b = _lib(s, x, 1)
-    return _extension_libs(s, x, a, b) >= 3 and _extension_libs(s, x, b, a) >= 3
+    a = i64(_lib(s, x, 0))
+    b = i64(_lib(s, x, 1))
+    # after the atari on one liberty, the extension on the other: three
+    # liberties or more (the fill's captures would only add more)
+    color = i64(s[ix(COLOR + x)])
+    return _libs_around(s, b, color, a)[2] >= 3 and _libs_around(s, a, color, b)[2] >= 3
 
 
 @njit(cache=True, _nrt=False)
