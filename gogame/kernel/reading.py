@@ -27,8 +27,9 @@ docs/reading.md).  The file's sections, in order:
 
 A search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
 Not done: semeai and eye-space evaluation; generators for hane,
-throw-ins, loose ladders, snapbacks (only recognised, ``_snapback``, and
-set up for a lone stone) and eye-shape points.
+throw-ins (GNU Go's squeeze tried: no answer needed it), loose ladders
+(only their caps, ``_add_caps``), snapbacks (only recognised,
+``_snapback``, and set up for a lone stone) and eye-shape points.
 """
 
 import numpy as np
@@ -178,6 +179,7 @@ JOIN_LIBS = 4  # the owner joins friends of four liberties or fewer
 FAR_RACE_LIBS = 3  # far race moves shorten strings of three or fewer
 FAR_RACE_PLIES = 1  # far race moves up to backfill2_depth less this
 NET_PLIES = 4  # nets against four liberties up to backfill2_depth less this: near the root
+CAP_PLIES = 1  # caps against four up to backfill2_depth less this (deeper: false captures)
 TIED_PLIES = 2  # a friend tied to both liberties: blocks, nets up to backfill2_depth less this
 RACE_SAVE_PLIES = 2  # saves of short neighbours outside the race: backfill2_depth less this
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
@@ -361,6 +363,39 @@ def _add_nets(s, mv, ply, n, o, score):
                     touching += 1
             if touching >= 2:
                 n = _add(mv, ply, n, q, score)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _add_caps(s, mv, ply, n, o, score):
+    """Caps (GNU Go's find_cap_moves): for two liberties of ``o`` that
+    are diagonal neighbours, the corner point between them that ``o``
+    does not hold, when empty; it closes both at once, as a net does.
+    Against White's H6-H8 in a loose ladder (a mined game, after Black's
+    J8 and J7), the cap of J6 and H5 (the chase from J8 on is a proven
+    capture, by a ko)::
+
+        X . .     columns G to J, rows 9 to 5; the target has the
+        X O X     liberties H9, G7, J6 and H5
+        . O X
+        X O .
+        . . *
+
+    Not: points next to two liberties on a line (``_add_nets``)."""
+    w = s[H_W]
+    nl = min(s[ix(NLIB + o)], MAXLIBS)
+    for i in range(nl):
+        a = _lib(s, o, i)
+        for j in range(i + 1, nl):
+            b = _lib(s, o, j)
+            d = abs(a - b)
+            if d != w - 1 and d != w + 1:
+                continue
+            up = w if b > a else -w  # from a's row to b's
+            if s[ix(COLOR + a + up)] == EMPTY:  # b's row, a's column first
+                n = _add(mv, ply, n, a + up, score)
+            elif s[ix(COLOR + b - up)] == EMPTY:
+                n = _add(mv, ply, n, b - up, score)
     return n
 
 
@@ -1253,6 +1288,8 @@ def _attack_moves(s, ctx, mv, ply, target, libs, stackp, k):
     # four liberties, near the root: nets
     if libs == 4 and stackp <= ctx[C_BACKFILL2] - NET_PLIES:
         n = _add_nets(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
+    elif libs == 4 and stackp <= ctx[C_BACKFILL2] - CAP_PLIES:  # a little deeper: caps
+        n = _add_caps(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
     # one liberty, a ko: fill the owner's liberties around it first
     if libs == 1 and stackp <= ctx[C_BACKFILL]:
         n = _add_ko_backfills(s, mv, ply, i64(n), i64(o), i64(SC_BACKFILL))

@@ -138,6 +138,28 @@ def test_nets_list_the_points_next_to_two_liberties():
     assert _score(p, mv, n, "E3") == 2 * kr.SC_APPROACH  # once a liberty
 
 
+# White's D3-D5 (liberties D6, C4, E3 and D2) chased by Black: E3 and D2
+# are diagonal neighbours, and E2 is the corner between them that White
+# does not hold.
+CAP = """
+. . . . . . .
+. . X . . . .
+. . X O X . .
+. . . O X . .
+. . X O . . .
+. . . . . . .
+. . . . . . .
+"""
+
+
+def test_caps_list_the_corner_of_two_diagonal_liberties():
+    p, _, mv = _setup(CAP)
+    n = kr._add_caps(p.s, mv, 0, 0, _origin(p, "D4"), kr.SC_APPROACH)
+    # not C5 or E5 (stones), nor D7 or B4 (next to one liberty only)
+    assert _listed(p, mv, n) == {"E2"}
+    assert _score(p, mv, n, "E2") == kr.SC_APPROACH
+
+
 # Black's E3 (liberties D3, E2) against White; Black's D2 (D3, E2, C2, D1)
 # has both of them, tied to it; Black's C3 (B3, C4, C2, D3) has only D3.
 TIED = """

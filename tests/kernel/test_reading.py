@@ -318,14 +318,59 @@ NET = """
 def test_nets_against_four_liberties_only_near_the_root():
     """The corpus's S15 and R18 captures start with a net against four
     liberties (docs/reading.md); deeper, a net costs reads and found
-    nothing more on the development sets."""
+    nothing more on the development sets.  A little deeper the caps
+    (GNU Go's find_cap) stand in for them: for a lone stone the same
+    points; past that, neither."""
     p = diagrams.position(NET)
-    near = Reader().depths[3] - kr.NET_PLIES  # backfill2_depth less it
-    assert near >= 0
+    backfill2 = Reader().depths[3]
+    near = backfill2 - kr.NET_PLIES
+    assert 0 <= near < backfill2 - kr.CAP_PLIES
     at = candidates(p, "D4", True, near)
-    deep = candidates(p, "D4", True, near + 1)
+    caps = candidates(p, "D4", True, backfill2 - kr.CAP_PLIES)
+    deep = candidates(p, "D4", True, backfill2 - kr.CAP_PLIES + 1)
     assert {"D5", "C4", "E4", "D3"} <= deep
-    assert at - deep == {"C5", "E5", "E3"}
+    assert at - deep == caps - deep == {"C5", "E5", "E3"}
+
+
+# A mined game cut to 13x13 (sgf/fresh/gogame-vs-gnugo-l2-19x19-s7203.sgf
+# after move 140, columns C to O, rows 1 to 13): White's lone F8 (H8 in
+# the game; liberties F9, G8, F7) escapes along F7, F6 in a loose ladder.
+# Black's G8, then G7 after F7, then the cap G5 after F6 captures it (the
+# prover: 2 G8, a ko).
+CAP_CHASE = """
+O . X O . O . . X . . . .
+O X O . O O O X . O O . .
+O . X O O X O X O . X . .
+X O O X O X X . X . . . .
+X . X X X . . . . . . . .
+X . X . X O . . . . . . .
+X X O X . . . . . . X . .
+O O O . X . . . X . . . .
+O . X X . . . . . . . . .
+. O O O . X . . . . . . .
+O . . . . . X . . . . . .
+X X . X . . . . . . . . .
+. . . . . . . . . . . . .
+"""
+
+
+def test_a_cap_at_the_fourth_ply_takes_the_loose_ladder():
+    """The chase's fourth ply is the cap G5 against four liberties: listed
+    up to backfill2_depth less ``CAP_PLIES``; the reader then names G8,
+    the move the prover proves (a ko, code 2).  Without caps it answered
+    0 on the game (docs/reading.md)."""
+    p = diagrams.position(CAP_CHASE)
+    assert Reader().attack(p, "F8") == (1, parse_gtp("G8", 13))
+    last = Reader().depths[3] - kr.CAP_PLIES
+    for vertex, color in (("G8", BLACK), ("F7", WHITE), ("G7", BLACK), ("F6", WHITE)):
+        assert p.trymove(parse_gtp(vertex, 13), color)
+    assert p.stackp <= last
+    assert "G5" in candidates(p, "F8", True, p.stackp)
+    assert "G5" not in candidates(p, "F8", True, last + 1)
+    for _ in range(4):
+        p.popgo()
+    proof = Prover(max_nodes=2_000_000).prove_move(p, parse_gtp("F8", 13), parse_gtp("G8", 13), 2)
+    assert proof.proven and proof.code == 2
 
 
 # Black's D2 string (liberties D3, E1) and white E2 (E3, E1) share E1; the
