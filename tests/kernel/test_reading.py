@@ -338,8 +338,9 @@ def test_nets_against_four_liberties_only_near_the_root():
 
 
 # A mined game cut to 13x13 (sgf/fresh/gogame-vs-gnugo-l2-19x19-s7203.sgf
-# after move 140, columns C to O, rows 1 to 13): White's lone F8 (H8 in
-# the game; liberties F9, G8, F7) escapes along F7, F6 in a loose ladder.
+# after move 140, its columns C to N and rows 1 to 13): White's lone F8
+# (H8 in the game; liberties F9, G8, F7) escapes along F7, F6 in a loose
+# ladder.
 # Black's G8, then G7 after F7, then the cap G5 after F6 captures it (the
 # prover: 2 G8, a ko).
 CAP_CHASE = """
@@ -362,8 +363,8 @@ X X . X . . . . . . . . .
 def test_a_cap_at_the_fourth_ply_takes_the_loose_ladder():
     """The chase's fourth ply is the cap G5 against four liberties: listed
     up to backfill2_depth less ``CAP_PLIES``; the reader then names G8,
-    the move the prover proves (a ko, code 2).  Without caps it answered
-    0 on the game (docs/reading.md)."""
+    the move the prover proves (a ko, code 2).  Without caps the reader
+    answers 0 here, as it did on the game (docs/reading.md)."""
     p = diagrams.position(CAP_CHASE)
     assert Reader().attack(p, "F8") == (1, parse_gtp("G8", 13))
     last = Reader().depths[3] - kr.CAP_PLIES
