@@ -70,7 +70,11 @@ def walk(engines, args):
     other = "white" if owner == "black" else "black"
     question, plies = args.question, []
     for _ in range(args.plies):
-        answers = {name: e.ask(f"{question} {args.vertex}") for name, e in engines.items()}
+        sent = {name: e.send(f"{question} {args.vertex}") for name, e in engines.items()}
+        if not all(ok for ok, _ in sent.values()):  # the string was captured, say
+            print(f"ply {len(plies)} {question}: {sent['gnugo'][1] or sent['gogame'][1]}: stop")
+            break
+        answers = {name: text for name, (_, text) in sent.items()}
         claims = {name: claim(text) for name, text in answers.items()}
         codes = {code for code, _ in claims.values()}
         claimants = [n for n in (args.prefer, "gogame", "gnugo") if claims[n][0]]

@@ -17,11 +17,12 @@ class Scripted:
         self.answers, self.line, self.sent = answers, [], []
 
     def ask(self, command):
-        if command.startswith("color"):
-            return "white"
-        return self.answers.get(tuple(self.line), "0")
+        return "white" if command.startswith("color") else self.send(command)[1]
 
     def send(self, command):
+        if not command.startswith("trymove"):
+            answer = self.answers.get(tuple(self.line), "0")
+            return answer != "?", "vertex must not be empty" if answer == "?" else answer
         self.sent.append(command)
         self.line.append(command.split()[-1])
         return True, ""
@@ -57,6 +58,13 @@ def test_where_both_claim_with_other_codes_the_preferred_engine_leads():
     gogame.line, gnugo.line = [], []
     plies = trace.walk(engines, args_for("--plies", "1"))
     assert plies[0][2] == "N3"
+
+
+def test_the_walk_stops_where_the_string_is_gone():
+    gogame = Scripted({(): "1 J8", ("J8",): "?"})
+    gnugo = Scripted({(): "0", ("J8",): "?"})
+    plies = trace.walk({"gogame": gogame, "gnugo": gnugo}, args_for())
+    assert [move for _, _, move in plies] == ["J8"]
 
 
 def test_a_missing_game_is_a_one_line_error(capsys):
