@@ -39,7 +39,7 @@ from gogame.core.position import Position  # noqa: E402
 from gogame.core.prover import Prover  # noqa: E402
 from gogame.core.sgfio import SgfError, apply_game, load_game  # noqa: E402
 from gogame.gtp.client import EngineError, GtpClient, GtpError  # noqa: E402
-from gogame.tools.mine import GNUGO, prove_named  # noqa: E402
+from gogame.tools.mine import GNUGO, parse_answer, prove_named  # noqa: E402
 
 
 def parse_args(argv):
@@ -56,10 +56,12 @@ def parse_args(argv):
 
 
 def claim(answer):
-    """(code, move) of a GTP attack/defend answer; code 0 has no move."""
-    words = answer.split()
-    code = int(words[0]) if words and words[0].isdigit() else 0
-    return code, (words[1] if code and len(words) > 1 else None)
+    """(code, move) of a GTP attack/defend answer (``mine.parse_answer``);
+    code 0, or an empty answer, has no move."""
+    if not answer.strip():
+        return 0, None
+    parsed = parse_answer(answer)
+    return parsed["code"], parsed["move"]
 
 
 def walk(engines, args):
@@ -98,36 +100,35 @@ def walk(engines, args):
 def prove_upward(plies, args):
     """Judge, deepest first, the claimant's move of each disputed ply: a
     move that the proof one ply down refutes is said so; any other is
-    asked of the prover, and the walk stops at the first unknown."""
+    asked of the prover, and the walk stops at the first unknown.  The
+    line is tried once on one position and taken back ply by ply."""
     game = load_game(args.game)
+    position = Position(game.size)
+    apply_game(game, position, args.move + 1)
+    owner = position.color_at(parse_gtp(args.vertex, position.size))
+    color = owner if args.question == "defend" else 3 - owner
+    line = [move for _, _, move in plies if move is not None]
+    for m in line[:-1]:  # the position before the deepest disputed move
+        position.trymove(parse_gtp(m, position.size), color)
+        color = 3 - color
     prover = Prover(max_nodes=args.prove)
-    line = [move for _, _, move in plies]
     below = False  # the ply below was proven: the mover's move there works
-    for depth in range(len(plies) - 1, -1, -1):
+    for depth in range(len(line) - 1, -1, -1):
         question, answers, move = plies[depth]
-        if move is None:
-            continue
         if below:
             print(f"ply {depth} {question} {move}: refuted by ply {depth + 1}", flush=True)
             below = False
-            continue
-        position = Position(game.size)
-        apply_game(game, position, args.move + 1)
-        owner = position.color_at(parse_gtp(args.vertex, position.size))
-        color = owner if args.question == "defend" else 3 - owner
-        for m in line[:depth]:
-            position.trymove(parse_gtp(m, position.size), color)
-            color = 3 - color
-        code = max(claim(text)[0] for text in answers.values())
-        proof = prove_named(prover, position, args.vertex, [{"code": code, "move": move}], question)
-        print(
-            f"ply {depth} {question} {move}: "
-            + (f"proven {proof['code']}" if proof else "unknown"),
-            flush=True,
-        )
-        if not proof:
-            break
-        below = True
+        else:
+            code = max(claim(text)[0] for text in answers.values())
+            answer = [{"code": code, "move": move}]
+            proof = prove_named(prover, position, args.vertex, answer, question)
+            verdict = f"proven {proof['code']}" if proof else "unknown"
+            print(f"ply {depth} {question} {move}: {verdict}", flush=True)
+            if not proof:
+                break
+            below = True
+        if depth:
+            position.popgo()  # back to the position before ply depth - 1
 
 
 def main(argv=None):

@@ -112,6 +112,13 @@ def countlib(s, pos):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def diagonal(a, b, w):
+    """Are the points ``a`` and ``b`` diagonal neighbours (board width ``w``)?"""
+    d = a - b
+    return d == w + 1 or d == w - 1 or d == -w + 1 or d == -w - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def is_liberty(s, o, m):
     """Is the empty point ``m`` a liberty of string ``o``?"""
     w = s[H_W]

@@ -88,12 +88,6 @@ def ko_capture(s, pos, color):
     return taken
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _diagonal(a, b, w):
-    d = a - b
-    return d == w + 1 or d == w - 1 or d == -w + 1 or d == -w - 1
-
-
 @njit(cache=True, _nrt=False)
 def _resolved(s, kom):
     """``kom`` with the komaster's ko dropped when it is resolved: kom_pos
@@ -125,9 +119,9 @@ def admits(s, kom, pos, color, taken):
         return False  # 3: the opponent's ko
     if k == GRAY_WHITE or k == GRAY_BLACK:
         return False  # 4
-    if k == color and not _diagonal(taken, kp, w):
+    if k == color and not kb.diagonal(taken, kp, w):
         return False  # 2a: only nested kos
-    if k == WEAK and pos != s[H_KO] and not _diagonal(taken, kp, w):
+    if k == WEAK and pos != s[H_KO] and not kb.diagonal(taken, kp, w):
         return False  # 5b
     return True
 

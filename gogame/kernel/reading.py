@@ -388,8 +388,7 @@ def _add_caps(s, mv, ply, n, o, score):
         a = _lib(s, o, i)
         for j in range(i + 1, nl):
             b = _lib(s, o, j)
-            d = abs(a - b)
-            if d != w - 1 and d != w + 1:
+            if not kb.diagonal(a, b, w):
                 continue
             up = w if b > a else -w  # from a's row to b's
             if s[ix(COLOR + a + up)] == EMPTY:  # b's row, a's column first
