@@ -97,6 +97,7 @@ C_SETTINGS = 14  # depth settings and board size id, part of every cache questio
 C_ROOTNODES = 15  # node counter when the root question was asked
 C_STATS = 16  # cache statistics: probes, hits, stores, replacements, collisions
 C_HISTORY_ON = 21  # 1: the owner's history orders its moves (``_by_history``)
+C_LEARNED = 22  # 1: the history holds counts, cleared at the next root (``_root``)
 # parallel reading (ABDADA); C_SHARE = 0 reads serially
 C_SHARE = 24  # nodes closer than this many plies to the root use the busy table
 C_THREAD = 25  # this thread's number
@@ -1964,6 +1965,7 @@ def _learn(s, ctx, attack, target, best, beta, move):
     node the history orders counts once for its point."""
     if not attack and best >= beta and move != PASS and _history_due(ctx, s[H_STACKP]):
         ctx[ix(_history_of(s[ix(COLOR + target)]) + move)] += 1
+        ctx[C_LEARNED] = 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -2379,9 +2381,17 @@ def new_shared():
 
 @njit(cache=True, _nrt=False)
 def _root(s, ctx, mv):
+    """A new question: killers and the owner's history never outlive one.
+    Only the killers no parent node clears are cleared (the root's row, and
+    the first read's row of ``read_after``; ``_arrange`` clears each
+    child's), and the history only when something was learned: a question
+    of a few nodes touches a few cache lines, not 110 KB."""
     ctx[C_ROOT] = s[H_STACKP]
-    mv[:, KILLER] = PASS  # killers never outlive a question
-    ctx[C_HISTORY : C_HISTORY + 2 * MAXPOS] = 0  # nor does the history
+    mv[0, KILLER] = PASS
+    mv[1, KILLER] = PASS
+    if ctx[C_LEARNED] != 0:
+        ctx[C_HISTORY : C_HISTORY + 2 * MAXPOS] = 0
+        ctx[C_LEARNED] = 0
     ctx[C_ABORTED] = 0
     ctx[C_STOPPED] = 0
     ctx[C_ROOTNODES] = ctx[C_NODES]

@@ -817,3 +817,28 @@ def test_the_owners_history_changes_nodes_not_answers():
             nodes[on] += reader.nodes
         assert answers[True] == answers[False], entry["file"]
     assert len(entries) >= 40 and nodes[True] != nodes[False]
+
+
+def test_a_question_reads_the_same_whatever_was_asked_before():
+    """Killers and the owner's history never outlive a question (``_root``
+    clears the history only when the last question learned something):
+    mined problems asked one after another of one reader without a cache
+    read the same nodes and answers as each asked of a fresh reader, and
+    some of them left a history behind for the next to forget."""
+    folder = ROOT / "tests" / "data" / "problems"
+    index = json.loads((folder / "index.json").read_text())
+    entries = [e for e in index if e["gogame"]["nodes"] >= 300][:16]
+    again = Reader(cache=ReadingCache(0))
+    learned = 0
+    for entry in entries:
+        answers, nodes = [], []
+        for reader in (again, Reader(cache=ReadingCache(0))):
+            position = mine.problem_position(folder, entry)
+            ask = reader.attack if entry["question"] == "attack" else reader.find_defense
+            before = reader.nodes
+            answers.append(ask(position, entry["vertex"]))
+            nodes.append(reader.nodes - before)
+        assert answers[0] == answers[1] and nodes[0] == nodes[1], entry["file"]
+        learned += int(again.ctx[kr.C_LEARNED])
+    assert len(entries) == 16 and learned > 0
+
