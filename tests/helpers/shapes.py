@@ -129,3 +129,23 @@ O O O O O O O O O
 . . . . . . . . .
 . . . . . . . . .
 """
+
+# A held-out mined game (gogame-vs-gnugo-l6-19x19-s7502 after move 90 and
+# P19 J18 K19 J15), its top edge shifted to columns A-L: White's target
+# E10-F10-F9-G9-H9-F8 has three liberties (E11, F11, G10) and races
+# Black's C9-C8-D8-E8-E9 (B9, D9); White's C10 touches that neighbour
+# with two liberties, B10 and C11. Black's B10 ataris it with no escape
+# (White's C11 leaves one liberty): the race atari (11x11).
+RACE_ATARI = """
+. . . X . . . O X . .
+. . O X O O . X . X .
+O . X . X O O O X X .
+. O X X X O X X O O O
+X O O O O X X X . X .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+. . . . . . . . . . .
+"""

@@ -9,7 +9,7 @@ from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
 from tests.helpers import diagrams, shapes
-from tests.helpers.shapes import CHAIN_BACKFILL
+from tests.helpers.shapes import CHAIN_BACKFILL, RACE_ATARI
 
 
 def _setup(text):
@@ -857,3 +857,15 @@ def test_lazy_ladder_candidates_do_not_depend_on_the_neighbour_order():
         for j in range(k):
             mv[0, kr.NBR + j] = listed[j]
     assert not kr._lazy_ladders(p.s, ctx, mv, 0, k, True)[0]  # the attacker reads none
+
+
+def test_race_ataris_take_an_owner_string_beside_the_racing_neighbour():
+    """Black's C9 string (two liberties) races White's target F8: White's
+    C10 beside it is put in atari at B10, where it cannot run (extending
+    at C11 leaves it one liberty); not at C11, where B10 would give it
+    three."""
+    p, _, mv = _setup(RACE_ATARI)
+    x, o = _origin(p, "C9"), _origin(p, "F8")
+    n = kr._add_race_ataris(p.s, mv, 0, 0, x, o, 3 - BLACK)
+    assert _listed(p, mv, n) == {"B10"}
+    assert _score(p, mv, n, "B10") == kr.SC_RACE_ATARI

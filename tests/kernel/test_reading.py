@@ -21,7 +21,7 @@ from gogame.tools import mine
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
-from tests.helpers.shapes import CHAIN_BACKFILL, RACE_FOUR
+from tests.helpers.shapes import CHAIN_BACKFILL, RACE_ATARI, RACE_FOUR
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -842,3 +842,22 @@ def test_a_question_reads_the_same_whatever_was_asked_before():
         learned += int(again.ctx[kr.C_LEARNED])
     assert len(entries) == 16 and learned > 0
 
+
+def test_race_ataris_only_up_to_a_ply_before_backfill2_depth():
+    """The attacker's race atari B10 is listed up to ``backfill2_depth``
+    less ``RACE_ATARI_PLIES``: on the mined game it led to, the proof
+    needs it at stackp 4."""
+    p = diagrams.position(RACE_ATARI)
+    last = Reader().depths[3] - kr.RACE_ATARI_PLIES
+    assert "B10" in candidates(p, "F8", True, last)
+    assert "B10" not in candidates(p, "F8", True, last + 1)
+
+
+def test_a_race_atari_decides_a_capture():
+    """With the race ataris the reader captures White's F8 (the reader of
+    the day before answered 0), and the prover proves its move."""
+    p = diagrams.position(RACE_ATARI)
+    code, move = Reader().attack(p, "F8")
+    assert code == 1
+    proof = Prover(max_nodes=500_000).prove_move(p, "F8", move, claimed=1)
+    assert proof.proven and proof.code == 1
