@@ -38,8 +38,9 @@ that took an hour to mine and referee are there in seconds.
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems``, the committed sets (``@gnugo-selfplay``,
 ``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2``,
-``@gogame-vs-gnugo-2``, ``@gnugo-selfplay-3``, ``@gogame-vs-gnugo-3``)
-and any folder mined for a report.  reading.tst is measured after, never used to choose.
+``@gogame-vs-gnugo-2``, ``@gnugo-selfplay-3``, ``@gogame-vs-gnugo-3``,
+``@gnugo-selfplay-4``, ``@gogame-vs-gnugo-4``) and any folder mined for
+a report.  reading.tst is measured after, never used to choose.
 
 ``--check-moves N`` (with ``--against``) judges each changed answer's
 move with the prover (N nodes a proof): ``holds``, ``refuted`` (the
