@@ -170,6 +170,7 @@ SC_SECOND_ORDER = -1  # the owner's second-order liberty: after the direct moves
 SC_JOIN = 10  # the owner joins a short friend: half a liberty
 SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
 SC_SNAPBACK_SETUP = -1  # makes the capture of a lone stone a ko: after the direct
+SC_FILL_ANSWER = -1  # makes the attacker's fill a self-atari: after the direct
 SC_TENUKI = -1000  # tenuki (PASS): after every real move
 # _order's penalty for the attacker's self-atari that captures nothing, or
 # leaves the target two liberties or more: the owner takes the stone, gains air
@@ -185,6 +186,7 @@ CAP_PLIES = 1  # caps against four up to backfill2_depth less this (deeper: fals
 TIED_PLIES = 2  # a friend tied to both liberties: blocks, nets up to backfill2_depth less this
 RACE_SAVE_PLIES = 2  # saves of short neighbours outside the race: backfill2_depth less this
 RACE_ATARI_PLIES = 1  # race ataris against three liberties: backfill2_depth less this
+FILL_ANSWER_PLIES = 5  # the owner's answers to the fill: at the root only (deeper: false)
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
 TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
@@ -1000,6 +1002,32 @@ def _libs_around(s, pos, color, skip):
 
 
 @njit(cache=True, _nrt=False)
+def _add_fill_answers(s, mv, ply, n, o):
+    """The owner's answers to the fill (GNU Go's defend2 "backfill-B"):
+    where the attacker, filling a liberty of the two-liberty target
+    ``o``, would have two liberties or fewer, the owner plays those (none
+    a self-atari), so that the fill becomes a self-atari.  White's lone
+    A6 (A7, A5): Black at A7 would join A8 with B7 and B8; White's B8
+    (proven ``1 B8``, a held-out game) leaves A7 a self-atari::
+
+        O O X X X     columns A to E, rows 10 to 6
+        O X X . X
+        X * . X .
+        . . . X X
+        O X X O .
+
+    Not: fills with three liberties or more; below the root (deeper, such
+    answers were found to hold falsely, docs/reading.md)."""
+    mine = s[ix(COLOR + o)]
+    for j in range(2):
+        p, q, k = _libs_around(s, i64(_lib(s, o, j)), i64(3 - mine), i64(PASS))
+        for m in (p, q):
+            if k <= 2 and m != PASS and kb.libs_after(s, m, mine, 2) >= 2:
+                n = _add(mv, ply, n, m, SC_FILL_ANSWER)
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def _add_chain_approaches(s, mv, ply, n, x, mine):
     """Break-chain approaches (GNU Go's break_chain2 backfills): both
     liberties of the attacker's two-liberty neighbour ``x`` are
@@ -1382,6 +1410,8 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
             n = _add_connections(s, mv, ply, i64(n), i64(o), i64(JOIN_LIBS), i64(SC_JOIN))
         if reach and stackp <= ctx[C_BACKFILL2]:  # every move a self-atari: race
             n = _add_last_resort_races(s, mv, ply, i64(n), i64(o), i64(k))
+        if reach and stackp <= ctx[C_BACKFILL2] - FILL_ANSWER_PLIES:
+            n = _add_fill_answers(s, mv, ply, i64(n), i64(o))
         if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
             n = _add_tenuki(mv, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:

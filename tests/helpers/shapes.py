@@ -149,3 +149,17 @@ X O O O O X X X . X .
 . . . . . . . . . . .
 . . . . . . . . . . .
 """
+
+# White's lone A3 (liberties A4, A2): Black filling A4 would join A5 with
+# two liberties, B4 and B5; filling A2 would have A1 alone. White's B5
+# (or B4, A1) makes the fill a self-atari: the answers to the fill, as a
+# held-out game's proven B8 (7x7).
+FILL_ANSWER = """
+. O X X X . .
+O X X . X . .
+X . . X . . .
+. . . X X . .
+O X X O . . .
+. O O . . . .
+. . . . . . .
+"""

@@ -9,7 +9,7 @@ from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
 from tests.helpers import diagrams, shapes
-from tests.helpers.shapes import CHAIN_BACKFILL, RACE_ATARI
+from tests.helpers.shapes import CHAIN_BACKFILL, FILL_ANSWER, RACE_ATARI
 
 
 def _setup(text):
@@ -869,3 +869,12 @@ def test_race_ataris_take_an_owner_string_beside_the_racing_neighbour():
     n = kr._add_race_ataris(p.s, mv, 0, 0, x, o, 3 - BLACK)
     assert _listed(p, mv, n) == {"B10"}
     assert _score(p, mv, n, "B10") == kr.SC_RACE_ATARI
+
+
+def test_fill_answers_make_the_attacker_s_fill_a_self_atari():
+    """White's A3 has two liberties: Black filling A4 would have B4 and
+    B5, filling A2 only A1; White's answers are those three points."""
+    p, _, mv = _setup(FILL_ANSWER)
+    n = kr._add_fill_answers(p.s, mv, 0, 0, _origin(p, "A3"))
+    assert _listed(p, mv, n) == {"A1", "B4", "B5"}
+    assert _score(p, mv, n, "B5") == kr.SC_FILL_ANSWER

@@ -21,7 +21,7 @@ from gogame.tools import mine
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
-from tests.helpers.shapes import CHAIN_BACKFILL, RACE_ATARI, RACE_FOUR
+from tests.helpers.shapes import CHAIN_BACKFILL, FILL_ANSWER, RACE_ATARI, RACE_FOUR
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -861,3 +861,13 @@ def test_a_race_atari_decides_a_capture():
     assert code == 1
     proof = Prover(max_nodes=500_000).prove_move(p, "F8", move, claimed=1)
     assert proof.proven and proof.code == 1
+
+
+def test_the_owner_answers_the_fill_at_the_root_only():
+    """B5, the answer to Black's fill at A4, is listed for the owner of
+    A3 at the root (the held-out game's proven B8 is there) and not a
+    ply down, where such answers were found to hold falsely."""
+    p = diagrams.position(FILL_ANSWER)
+    assert kr.FILL_ANSWER_PLIES == Reader().depths[3]  # at the root only
+    assert "B5" in candidates(p, "A3", False, 0)
+    assert "B5" not in candidates(p, "A3", False, 1)
