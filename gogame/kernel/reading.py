@@ -186,7 +186,7 @@ CAP_PLIES = 1  # caps against four up to backfill2_depth less this (deeper: fals
 TIED_PLIES = 2  # a friend tied to both liberties: blocks, nets up to backfill2_depth less this
 RACE_SAVE_PLIES = 2  # saves of short neighbours outside the race: backfill2_depth less this
 RACE_ATARI_PLIES = 1  # race ataris against three liberties: backfill2_depth less this
-FILL_ANSWER_PLIES = 5  # the owner's answers to the fill: at the root only (deeper: false)
+FILL_ANSWER_PLIES = 5  # the owner's answers to the fill: stackp 0 at level 10 (deeper: false)
 # try limits (``_max_tries``): all moves up to break_chain_depth, then
 TRIES_BRANCH = 4  # the owner, up to branch_depth less BRANCH_PLIES: the best few
 TRIES_BRANCH_ATTACK = 3  # the attacker there against one or two liberties
@@ -795,17 +795,12 @@ def _add_race_ataris(s, mv, ply, n, x, o, mine):
     Not: strings of three liberties or more around ``x``; an atari the
     owner runs from (GNU Go lists those too: 3 % more nodes, nothing
     proven gained on the development sets)."""
-    attacker = 3 - mine
     cap = mv[ix(ply), SCRATCH:KILLER]
     ky = kb.neighbour_strings(s, x, mine, cap)
     for j in range(ky):
-        y = mv[ix(ply), ix(SCRATCH + j)]
-        if y == o or s[ix(NLIB + y)] != 2:
-            continue
-        for k in range(2):
-            lib, out = _lib(s, y, k), _lib(s, y, 1 - k)
-            if kb.libs_after(s, lib, attacker, 2) >= 2 and kb.libs_after(s, out, mine, 3) <= 2:
-                n = _add(mv, ply, n, lib, SC_RACE_ATARI)
+        y = cap[ix(j)]
+        if y != o and s[ix(NLIB + y)] == 2:
+            n = _add_trapping_ataris(s, mv, ply, i64(n), i64(y), i64(SC_RACE_ATARI))
     return n
 
 
@@ -872,11 +867,20 @@ def _add_efficient_atari(s, mv, ply, n, x, o, mine):
         if kb.libs_after(s, lib, mine, 2) > 1:
             n = _add(mv, ply, n, lib, SC_CHAIN_ATARI)
         return n
+    return _add_trapping_ataris(s, mv, ply, i64(n), i64(x), i64(SC_CHAIN_ATARI))
+
+
+@njit(cache=True, _nrt=False)
+def _add_trapping_ataris(s, mv, ply, n, y, score):
+    """The ataris on the two-liberty string ``y`` that it cannot run
+    from: at one liberty, where ``y`` extending at the other would keep
+    two liberties or fewer; none a self-atari for ``y``'s opponent (the
+    owner's efficient ataris, the attacker's race ataris)."""
+    c = s[ix(COLOR + y)]
     for k in range(2):
-        atari = _lib(s, x, 1 - k)
-        if kb.libs_after(s, _lib(s, x, k), 3 - mine, 3) <= 2:
-            if kb.libs_after(s, atari, mine, 2) > 1:
-                n = _add(mv, ply, n, atari, SC_CHAIN_ATARI)
+        atari = _lib(s, y, 1 - k)
+        if kb.libs_after(s, _lib(s, y, k), c, 3) <= 2 and kb.libs_after(s, atari, 3 - c, 2) > 1:
+            n = _add(mv, ply, n, atari, score)
     return n
 
 
@@ -1021,8 +1025,10 @@ def _add_fill_answers(s, mv, ply, n, o):
     mine = s[ix(COLOR + o)]
     for j in range(2):
         p, q, k = _libs_around(s, i64(_lib(s, o, j)), i64(3 - mine), i64(PASS))
+        if k > 2:
+            continue
         for m in (p, q):
-            if k <= 2 and m != PASS and kb.libs_after(s, m, mine, 2) >= 2:
+            if m != PASS and kb.libs_after(s, m, mine, 2) >= 2:
                 n = _add(mv, ply, n, m, SC_FILL_ANSWER)
     return n
 
