@@ -36,18 +36,18 @@ temporary folder, byte for byte the files mining wrote.  So the sets
 that took an hour to mine and referee are there in seconds.
 
 This is where a rule of the reader is judged (#19): the committed corpus
-``tests/data/problems``, the committed sets (``@gnugo-selfplay``,
-``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2``,
-``@gogame-vs-gnugo-2``, ``@gnugo-selfplay-3``, ``@gogame-vs-gnugo-3``,
-``@gnugo-selfplay-4``, ``@gogame-vs-gnugo-4``) and any folder mined for
-a report.  reading.tst is measured after, never used to choose.
+``tests/data/problems`` and the committed sets (``@gnugo-selfplay``,
+``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2`` to ``-5``,
+``@gogame-vs-gnugo-2`` to ``-5``), all of them named by ``@all``, and
+any folder mined for a report.  reading.tst is measured after, never
+used to choose.
 
 ``--check-moves N`` (with ``--against``) judges each changed answer's
 move with the prover (N nodes a proof): ``holds``, ``refuted`` (the
 other side's success after it proven) or ``unknown``, since the proven
 count compares codes only and a right code may come with a false move.
 
-Usage: ``python3 scripts/dev_set.py [FOLDER | @NAME ...] [--save F]
+Usage: ``python3 scripts/dev_set.py [FOLDER | @NAME | @all ...] [--save F]
 [--against F [--check-moves N]] [--gnugo] [--cache-mb MB]``
 """
 
@@ -78,6 +78,19 @@ from gogame.tools.regress import ask_counted
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 CORPUS = os.path.join(ROOT, "tests", "data", "problems")
 DEVSETS = os.path.join(ROOT, "tests", "data", "devsets")
+
+
+def expand_all(folders):
+    """``folders`` with ``@all`` replaced by the corpus and every committed
+    set, by name (the judge of a rule: #19); the others as given."""
+    out = []
+    for arg in folders:
+        if arg != "@all":
+            out.append(arg)
+            continue
+        names = sorted(f[: -len(".json.gz")] for f in os.listdir(DEVSETS) if f.endswith(".json.gz"))
+        out += [CORPUS] + [f"@{name}" for name in names]
+    return out
 
 
 def devset_folder(arg, tmp):
@@ -230,7 +243,11 @@ def _judge(folder, args, before, saved):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "folders", nargs="*", default=[CORPUS], metavar="FOLDER", help="a folder, or @NAME"
+        "folders",
+        nargs="*",
+        default=[CORPUS],
+        metavar="FOLDER",
+        help="a folder, @NAME, or @all (the corpus and every committed set)",
     )
     parser.add_argument("--save", metavar="FILE", help="write every answer as JSON")
     parser.add_argument("--against", metavar="FILE", help="list the codes changed since FILE")
@@ -265,7 +282,7 @@ def main(argv=None):
             raise SystemExit(f"dev_set: cannot read {args.against}: {reason}") from None
     saved = {}
     with tempfile.TemporaryDirectory() as tmp:
-        folders = [devset_folder(folder, tmp) for folder in args.folders]
+        folders = [devset_folder(folder, tmp) for folder in expand_all(args.folders)]
         for folder in folders:
             _judge(folder, args, before, saved)
     if args.save:

@@ -170,6 +170,23 @@ def test_a_committed_set_is_rebuilt_and_judged_by_its_name(folder, tmp_path, mon
     assert "\n" not in str(e.value)
 
 
+def test_all_names_the_corpus_and_every_committed_set(tmp_path, monkeypatch):
+    """``@all`` stands for the corpus and each set of ``DEVSETS`` by name,
+    in order; the other arguments stay as given, where given."""
+    for name in ("b-set", "a-set"):
+        (tmp_path / f"{name}.json.gz").write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("not a set")
+    monkeypatch.setattr(dev_set, "DEVSETS", str(tmp_path))
+    assert dev_set.expand_all(["x", "@all", "@b-set"]) == [
+        "x",
+        dev_set.CORPUS,
+        "@a-set",
+        "@b-set",
+        "@b-set",
+    ]
+    assert dev_set.expand_all(["@tournament"]) == ["@tournament"]
+
+
 @pytest.mark.parametrize("name", sorted(p.name.split(".")[0] for p in DEVSETS.glob("*.json.gz")))
 def test_each_committed_set_rebuilds_from_its_games(name, tmp_path):
     """Every committed set is a well-formed index whose games are in the
