@@ -26,7 +26,9 @@ docs/reading.md).  The file's sections, in order:
   rows, each read from the root) and ``read_after`` (one move first).
 
 A search that hits ``C_NODELIMIT`` answers a guess and stores nothing.
-Not done: semeai and eye-space evaluation; generators for hane,
+Not done: semeai and eye-space evaluation (races are read, and a
+two-liberty target with a one-point eye races its neighbour on the
+other liberty, ``_add_eye_races``); generators for hane,
 throw-ins (GNU Go's squeeze tried: no answer needed it), loose ladders
 (only their caps, ``_add_caps``), snapbacks (only recognised,
 ``_snapback``, and set up for a lone stone) and eye-shape points.
@@ -171,6 +173,7 @@ SC_JOIN = 10  # the owner joins a short friend: half a liberty
 SC_JOIN_IN_ATARI = -1  # the same in atari: after extending and capturing
 SC_SNAPBACK_SETUP = -1  # makes the capture of a lone stone a ko: after the direct
 SC_FILL_ANSWER = -1  # makes the attacker's fill a self-atari: after the direct
+SC_EYE_RACE = 0  # shortens the neighbour a target with an eye races: _order ranks it
 SC_TENUKI = -1000  # tenuki (PASS): after every real move
 # _order's penalty for the attacker's self-atari that captures nothing, or
 # leaves the target two liberties or more: the owner takes the stone, gains air
@@ -686,9 +689,11 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     ``mv[ply, NBR:]``) in atari, or with two liberties in a race (up
     to a ply past ``break_chain_depth``, a ply below the owner's last
     race moves against them, so that each has its answer; at any depth
-    with the very same two liberties as ``o``): ``_add_save`` when in
-    atari, against three liberties or more, or with the very same two
-    liberties as ``o``; ``_add_far_race`` near the root when one liberty
+    with the very same two liberties as ``o``; to a ply past
+    ``backfill_depth`` holding the other liberty of an ``o`` with an eye,
+    below the owner's eye races, ``_add_eye_races``): ``_add_save`` when
+    in atari, against three liberties or more, with the very same two
+    liberties as ``o``, or racing its eye; ``_add_far_race`` near the root when one liberty
     is shared, and when both are, above ``break_chain_depth`` (the
     owner's answer, air for the string shortened, comes a ply down).
     With the same two liberties neither side can fill one (it would be a
@@ -715,18 +720,23 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     far2 = ctx[C_BREAKCHAIN] - 1  # against the same two: where the owner answers
     near = libs <= 2 and stackp <= ctx[C_BACKFILL2] - RACE_SAVE_PLIES
     atari = ctx[C_BACKFILL2] - RACE_ATARI_PLIES  # race ataris: near the root only
+    eye = np.int64(-1)  # the eye race's liberty, once asked (_eye_race)
     for i in range(k):
         x = nbr[ix(i)]
         xl = s[ix(NLIB + x)]
         if xl > 2:
             continue
         # against two liberties, away from the root, only a neighbour
-        # with the very same two liberties is in the race
+        # with the very same two liberties is in the race, or one that
+        # races a target with an eye (the owner's eye races, a ply up)
         shared = _shared(s, i64(x), i64(o)) if xl == 2 and libs == 2 else 0
-        if xl == 2 and not race and shared != 2:
+        if shared == 1 and eye < 0 and stackp <= ctx[C_BACKFILL] + 1:
+            eye = _eye_race(s, i64(o))
+        racing = shared == 1 and eye > 0 and kb.is_liberty(s, x, eye)  # PASS is 0
+        if xl == 2 and not race and shared != 2 and not racing:
             continue
         other = xl == 2 and near and shared != 2 and not _runs_both_ways(s, x, 3 - mine)
-        if xl == 1 or libs >= 3 or shared == 2 or other:
+        if xl == 1 or libs >= 3 or shared == 2 or other or racing:
             n = _add_save(s, mv, ply, i64(n), i64(x), i64(mine))
         if xl == 2 and libs == 3 and stackp <= atari and not _runs_both_ways(s, x, 3 - mine):
             n = _add_race_ataris(s, mv, ply, i64(n), i64(x), i64(o), i64(mine))
@@ -1327,6 +1337,54 @@ def _unfillable(s, o):
     return first == 0 and kb.libs_after(s, _lib(s, o, 1), other, 2) == 0
 
 
+@njit(cache=True, _nrt=False)
+def _eye_race(s, o):
+    """The liberty an eye race of ``o`` (two liberties) is fought on: its
+    other liberty when exactly one is a suicide for the attacker (the
+    eye, ``_add_eye_races``); PASS when neither or both are."""
+    other = 3 - s[ix(COLOR + o)]
+    a, b = i64(_lib(s, o, 0)), i64(_lib(s, o, 1))
+    eye = kb.libs_after(s, a, other, 1) == 0
+    if eye == (kb.libs_after(s, b, other, 1) == 0):
+        return i64(PASS)
+    return b if eye else a
+
+
+@njit(cache=True, _nrt=False)
+def _add_eye_races(s, mv, ply, n, o, k):
+    """Races of a target with an eye: ``o`` has two liberties, ``e`` a
+    suicide for the attacker and ``r`` shared with an attacker neighbour
+    of two or three liberties (of the ``k`` in ``mv[ply, NBR:]``).  The
+    attacker captures only by filling ``r``, which shortens its own
+    string, so the owner wins the race by filling that string's other
+    liberties (``*``) first, up to ``backfill_depth`` (the caller's)::
+
+        O O * O *       O: the target, liberties e and r;
+        X X X X X       X: the attacker's string, liberties r and *;
+        O O O O X       X on e would take nothing and have no liberty
+        O X e O r
+
+    Not: neighbours of four liberties or more (the attacker's fill of
+    ``r`` then leaves them two, a race the owner loses); self-ataris (the
+    attacker takes the stone and gains liberties); a target whose
+    liberties are both suicides (``_unfillable``: it is safe); eyes of
+    more than one point."""
+    shared = _eye_race(s, o)
+    if shared == PASS:
+        return n
+    nbr = mv[ix(ply), NBR:SCRATCH]
+    for i in range(k):
+        x = nbr[ix(i)]
+        xl = s[ix(NLIB + x)]
+        if xl < 2 or xl > 3 or not kb.is_liberty(s, x, shared):
+            continue
+        for j in range(xl):
+            m = _lib(s, x, j)
+            if m != shared and kb.libs_after(s, m, s[ix(COLOR + o)], 2) >= 2:
+                n = _add(mv, ply, n, m, SC_EYE_RACE)
+    return n
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _add_tenuki(mv, ply, n):
     """Tenuki: PASS as the owner's last candidate, for a string of two
@@ -1418,6 +1476,8 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
             n = _add_last_resort_races(s, mv, ply, i64(n), i64(o), i64(k))
         if reach and stackp <= ctx[C_BACKFILL2] - FILL_ANSWER_PLIES:
             n = _add_fill_answers(s, mv, ply, i64(n), i64(o))
+        if reach and stackp <= ctx[C_BACKFILL]:  # an eye against a short neighbour
+            n = _add_eye_races(s, mv, ply, i64(n), i64(o), i64(k))
         if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
             n = _add_tenuki(mv, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:

@@ -163,3 +163,22 @@ O X X O . . .
 . O O . . . .
 . . . . . . .
 """
+
+# A held-out 9x9 game (gnugo-l10-9x9-s8024 after move 25 and G5 H5 G4 H3
+# G2 H2 H1 F2 G1 J2 J3, White to attack): Black's G6-H6-H5-J5-H4-H3-H2-J2
+# has two liberties, J4, where a white stone would join J3 with no
+# liberty and take nothing (an eye), and J1, which it shares with
+# White's G5-G4-G3-G2-G1-H1 (liberties F3, F1, J1). White captures only
+# by filling J1, so Black wins the race by filling F3 or F1 first: an eye
+# race; the proof's F3 (9x9).
+EYE_RACE = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . O O O O
+. . O . . O X X O
+O . O O X X O X X
+X O . X . X O X .
+X X X . . . O X O
+. . . . X X O X X
+. . . . . . O O .
+"""

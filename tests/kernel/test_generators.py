@@ -9,7 +9,7 @@ from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
 from tests.helpers import diagrams, shapes
-from tests.helpers.shapes import CHAIN_BACKFILL, FILL_ANSWER, RACE_ATARI
+from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI
 
 
 def _setup(text):
@@ -878,3 +878,19 @@ def test_fill_answers_make_the_attacker_s_fill_a_self_atari():
     n = kr._add_fill_answers(p.s, mv, 0, 0, _origin(p, "A3"))
     assert _listed(p, mv, n) == {"A1", "B4", "B5"}
     assert _score(p, mv, n, "B5") == kr.SC_FILL_ANSWER
+
+
+def test_eye_races_shorten_the_neighbour_on_the_other_liberty():
+    """Black's G6 string has the eye J4 (a suicide for White) and shares
+    J1 with White's G5 string: Black's moves are that string's other
+    liberties, F3 and F1.  White's A3 of another diagram has no eye: none."""
+    p, _, mv = _setup(EYE_RACE)
+    o = _origin(p, "G6")
+    assert kr._eye_race(p.s, o) == p.pos("J1")
+    n = kr._add_eye_races(p.s, mv, 0, 0, o, _neighbours(p, o, mv))
+    assert _listed(p, mv, n) == {"F3", "F1"}
+    assert _score(p, mv, n, "F3") == kr.SC_EYE_RACE
+    p, _, mv = _setup(FILL_ANSWER)  # White's A3: Black may fill A4 and A2
+    o = _origin(p, "A3")
+    assert kr._eye_race(p.s, o) == PASS
+    assert kr._add_eye_races(p.s, mv, 0, 0, o, _neighbours(p, o, mv)) == 0

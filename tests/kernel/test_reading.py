@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given
 
 from gogame.core.coords import format_gtp, parse_gtp
+from gogame.core.position import Position
 from gogame.core.prover import Prover
 from gogame.core.reader import Reader
 from gogame.core.reading_cache import ReadingCache
+from gogame.core.sgfio import apply_game, load_game
 from gogame.kernel import reading as kr
 from gogame.kernel.board import BLACK, WHITE
 from gogame.kernel.layout import MAXPOS
@@ -21,7 +23,7 @@ from gogame.tools import mine
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
-from tests.helpers.shapes import CHAIN_BACKFILL, FILL_ANSWER, RACE_ATARI, RACE_FOUR
+from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI, RACE_FOUR
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -860,6 +862,36 @@ def test_a_race_atari_decides_a_capture():
     code, move = Reader().attack(p, "F8")
     assert code == 1
     proof = Prover(max_nodes=500_000).prove_move(p, "F8", move, claimed=1)
+    assert proof.proven and proof.code == 1
+
+
+def test_eye_races_up_to_backfill_depth_and_their_answers_a_ply_below():
+    """Black's eye races F3 and F1 are listed up to ``backfill_depth``
+    (the held-out game needs them at stackp 11, past every other race
+    move); after F3, White's save of its string, F1, a ply further."""
+    p = diagrams.position(EYE_RACE)
+    last = Reader().depths[2]  # backfill_depth
+    assert {"F3", "F1"} <= candidates(p, "G6", False, last)
+    assert not {"F3", "F1"} & candidates(p, "G6", False, last + 1)
+    assert p.trymove("F3", BLACK)
+    assert "F1" in candidates(p, "G6", True, last + 1)
+    assert "F1" not in candidates(p, "G6", True, last + 2)
+
+
+def test_an_eye_race_deep_in_a_held_out_game():
+    """At stackp 11 of the line where the reader of 2026-12-07 claimed a
+    false capture of a held-out 9x9 game (proven 0), Black now defends by
+    an eye race, and the prover proves the move; at the root White's G5
+    no longer captures."""
+    game = load_game(ROOT / "sgf" / "fresh" / "gnugo-l10-9x9-s8024.sgf")
+    p = Position(game.size)
+    apply_game(game, p, 25)
+    assert Reader().attack(p, "G6") == (0, None)
+    for i, move in enumerate("G5 H5 G4 H3 G2 H2 H1 F2 G1 J2 J3".split()):
+        assert p.trymove(move, WHITE if i % 2 == 0 else BLACK)
+    code, move = Reader().find_defense(p, "G6")
+    assert code == 1 and format_gtp(move) in ("F3", "F1")
+    proof = Prover(max_nodes=500_000).prove_defence(p, "G6", format_gtp(move), claimed=1)
     assert proof.proven and proof.code == 1
 
 
