@@ -693,9 +693,10 @@ def _add_attacker_saves(s, ctx, mv, ply, n, o, libs, stackp, k):
     ``backfill_depth`` holding the other liberty of an ``o`` with an eye,
     below the owner's eye races, ``_add_eye_races``): ``_add_save`` when
     in atari, against three liberties or more, with the very same two
-    liberties as ``o``, or racing its eye; ``_add_far_race`` near the root when one liberty
-    is shared, and when both are, above ``break_chain_depth`` (the
-    owner's answer, air for the string shortened, comes a ply down).
+    liberties as ``o``, or racing its eye; ``_add_far_race`` near the
+    root when one liberty is shared, and when both are, above
+    ``break_chain_depth`` (the owner's answer, air for the string
+    shortened, comes a ply down).
     With the same two liberties neither side can fill one (it would be a
     self-atari), so only the moves around ``x`` decide the race, however
     deep: saving ``x``, and shortening the owner's other strings next to
@@ -1359,8 +1360,9 @@ def _add_eye_races(s, mv, ply, n, o, k):
     string, so the owner wins the race by filling that string's other
     liberties (``*``) first, up to ``backfill_depth`` (the caller's)::
 
-        O O * O *       O: the target, liberties e and r;
-        X X X X X       X: the attacker's string, liberties r and *;
+        O O O O O       the lower right corner, a wall of O's to the
+        O O * O *       left: the target O has liberties e and r, the
+        X X X X X       attacker's X (the row and E2) r and the two *;
         O O O O X       X on e would take nothing and have no liberty
         O X e O r
 
