@@ -40,9 +40,8 @@ This is where a rule of the reader is judged (#19): the committed corpus
 ``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2`` to ``-5``,
 ``@gogame-vs-gnugo-2`` to ``-5``, the 9x9 ``@gnugo-selfplay-9x9``,
 ``@gogame-vs-gnugo-9x9`` and their ``-2``), all of them named by
-``@all``, and
-any folder mined for a report.  reading.tst is measured after, never
-used to choose.
+``@all``, and any folder mined for a report.  reading.tst is measured
+after, never used to choose.
 
 ``--check-moves N`` (with ``--against``) judges each changed answer's
 move with the prover (N nodes a proof): ``holds``, ``refuted`` (the
@@ -82,6 +81,11 @@ CORPUS = os.path.join(ROOT, "tests", "data", "problems")
 DEVSETS = os.path.join(ROOT, "tests", "data", "devsets")
 
 
+def committed_sets():
+    """The names of the committed sets in ``DEVSETS``, sorted."""
+    return sorted(f[: -len(".json.gz")] for f in os.listdir(DEVSETS) if f.endswith(".json.gz"))
+
+
 def expand_all(folders):
     """``folders`` with ``@all`` replaced by the corpus and every committed
     set, by name (the judge of a rule: #19); the others as given."""
@@ -90,8 +94,7 @@ def expand_all(folders):
         if arg != "@all":
             out.append(arg)
             continue
-        names = sorted(f[: -len(".json.gz")] for f in os.listdir(DEVSETS) if f.endswith(".json.gz"))
-        out += [CORPUS] + [f"@{name}" for name in names]
+        out += [CORPUS] + [f"@{name}" for name in committed_sets()]
     return out
 
 
@@ -104,8 +107,8 @@ def devset_folder(arg, tmp):
     name = arg[1:]
     path = os.path.join(DEVSETS, f"{name}.json.gz")
     if not os.path.exists(path):
-        known = sorted(f.split(".")[0] for f in os.listdir(DEVSETS) if f.endswith(".json.gz"))
-        raise SystemExit(f"dev_set: no set {arg} (there are: {', '.join(known)})")
+        known = ", ".join(committed_sets())
+        raise SystemExit(f"dev_set: no set {arg} (there are: {known})")
     with gzip.open(path, "rt") as f:
         index = json.load(f)
     out = os.path.join(tmp, name)

@@ -1321,10 +1321,12 @@ def _keep_near_edge(s, mv, ply, n0, n):
 
 
 @njit(cache=True, _nrt=False)
-def _unfillable(s, o):
-    """Neither liberty of ``o`` (two liberties) can be filled by the
-    attacker: each would be a suicide, so ``o`` may be safe without a
-    move, however deep, and the attacker must first play outside::
+def _eyes(s, o):
+    """(a, b): whether the attacker's fill of the first, the second
+    liberty of ``o`` (two liberties) would be a suicide, an eye of ``o``.
+    Both: ``o`` may be safe without a move, however deep, and the
+    attacker must first play outside (the tenuki, ``_defend_moves``);
+    one: an eye race on the other (``_eye_race``)::
 
         O O O O O     X (the target) has two eyes, a and b: a White
         X X X X O     stone on either takes nothing and has no liberty
@@ -1334,28 +1336,32 @@ def _unfillable(s, o):
     Not: fills that are self-ataris (they may be throw-ins the attacker's
     deep moves would not answer); legality as ``libs_after`` sees it."""
     other = 3 - s[ix(COLOR + o)]
-    first = kb.libs_after(s, _lib(s, o, 0), other, 2)
-    return first == 0 and kb.libs_after(s, _lib(s, o, 1), other, 2) == 0
+    a = kb.libs_after(s, _lib(s, o, 0), other, 1) == 0
+    return a, kb.libs_after(s, _lib(s, o, 1), other, 1) == 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _race_liberty(s, o, a, b):
+    """The liberty of ``o`` an eye race is fought on, from its eyes
+    (``_eyes``): the other liberty when exactly one is an eye, else PASS."""
+    if a == b:
+        return i64(PASS)
+    return i64(_lib(s, o, 1 if a else 0))
 
 
 @njit(cache=True, _nrt=False)
 def _eye_race(s, o):
-    """The liberty an eye race of ``o`` (two liberties) is fought on: its
-    other liberty when exactly one is a suicide for the attacker (the
-    eye, ``_add_eye_races``); PASS when neither or both are."""
-    other = 3 - s[ix(COLOR + o)]
-    a, b = i64(_lib(s, o, 0)), i64(_lib(s, o, 1))
-    eye = kb.libs_after(s, a, other, 1) == 0
-    if eye == (kb.libs_after(s, b, other, 1) == 0):
-        return i64(PASS)
-    return b if eye else a
+    """``_race_liberty`` of ``o`` (two liberties)."""
+    a, b = _eyes(s, o)
+    return _race_liberty(s, o, a, b)
 
 
 @njit(cache=True, _nrt=False)
-def _add_eye_races(s, mv, ply, n, o, k):
+def _add_eye_races(s, mv, ply, n, o, k, r):
     """Races of a target with an eye: ``o`` has two liberties, ``e`` a
-    suicide for the attacker and ``r`` shared with an attacker neighbour
-    of two or three liberties (of the ``k`` in ``mv[ply, NBR:]``).  The
+    suicide for the attacker and ``r`` (``_eye_race``; PASS: no race)
+    shared with an attacker neighbour of two or three liberties (of the
+    ``k`` in ``mv[ply, NBR:]``).  The
     attacker captures only by filling ``r``, which shortens its own
     string, so the owner wins the race by filling that string's other
     liberties (``*``) first, up to ``backfill_depth`` (the caller's)::
@@ -1369,20 +1375,20 @@ def _add_eye_races(s, mv, ply, n, o, k):
     Not: neighbours of four liberties or more (the attacker's fill of
     ``r`` then leaves them two, a race the owner loses); self-ataris (the
     attacker takes the stone and gains liberties); a target whose
-    liberties are both suicides (``_unfillable``: it is safe); eyes of
-    more than one point."""
-    shared = _eye_race(s, o)
-    if shared == PASS:
+    liberties are both suicides (``_eyes``: it is safe); eyes of more
+    than one point."""
+    if r == PASS:
         return n
+    mine = s[ix(COLOR + o)]
     nbr = mv[ix(ply), NBR:SCRATCH]
     for i in range(k):
         x = nbr[ix(i)]
         xl = s[ix(NLIB + x)]
-        if xl < 2 or xl > 3 or not kb.is_liberty(s, x, shared):
+        if xl < 2 or xl > 3 or not kb.is_liberty(s, x, r):
             continue
         for j in range(xl):
             m = _lib(s, x, j)
-            if m != shared and kb.libs_after(s, m, s[ix(COLOR + o)], 2) >= 2:
+            if m != r and kb.libs_after(s, m, mine, 2) >= 2:
                 n = _add(mv, ply, n, m, SC_EYE_RACE)
     return n
 
@@ -1392,7 +1398,7 @@ def _add_tenuki(mv, ply, n):
     """Tenuki: PASS as the owner's last candidate, for a string of two
     liberties that may be safe already (the attacker must then show a
     capture): up to ``break_chain_depth``, and deeper where neither
-    liberty can be filled (``_unfillable``), as GNU Go checks at any depth
+    liberty can be filled (``_eyes``), as GNU Go checks at any depth
     that an attack that seems to work still works if the owner does not
     answer; at three liberties or more at the root only, so that a string
     the attacker cannot take is never answered lost (a seki, where every
@@ -1478,9 +1484,15 @@ def _defend_moves(s, ctx, mv, ply, target, libs, stackp, k):
             n = _add_last_resort_races(s, mv, ply, i64(n), i64(o), i64(k))
         if reach and stackp <= ctx[C_BACKFILL2] - FILL_ANSWER_PLIES:
             n = _add_fill_answers(s, mv, ply, i64(n), i64(o))
-        if reach and stackp <= ctx[C_BACKFILL]:  # an eye against a short neighbour
-            n = _add_eye_races(s, mv, ply, i64(n), i64(o), i64(k))
-        if stackp <= ctx[C_BREAKCHAIN] or _unfillable(s, o):
+        races = reach and stackp <= ctx[C_BACKFILL]
+        deep = stackp > ctx[C_BREAKCHAIN]
+        a = b = False
+        if races or deep:  # one look at the fills serves both rules
+            a, b = _eyes(s, i64(o))
+        if races:  # an eye against a short neighbour
+            r = _race_liberty(s, i64(o), a, b)
+            n = _add_eye_races(s, mv, ply, i64(n), i64(o), i64(k), r)
+        if not deep or (a and b):
             n = _add_tenuki(mv, ply, n)  # the string may be safe already
     elif libs >= 3 and reach and stackp <= ctx[C_BREAKCHAIN]:
         n = _add_second_order(s, mv, ply, i64(n), i64(o), i64(SC_SECOND_ORDER))

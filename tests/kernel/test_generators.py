@@ -692,13 +692,13 @@ X X X X X
 def test_the_owner_may_pass_deep_down_only_where_no_liberty_can_be_filled():
     """Up to break_chain_depth the owner's two-liberty string may always
     tenuki; deeper only when the attacker cannot fill either liberty
-    (``_unfillable``), as in the eye shape of the mined tournament problem
+    (both ``_eyes``), as in the eye shape of the mined tournament problem
     olympiad2003-aya_vs_gnugo-m210-Q7 (proven 1 S8; the owner must pass
     at stackp 8 of the proof's line)."""
     for diagram, deep_pass in ((TWO_EYES, True), (FALSE_EYE, False)):
         p, ctx, mv = _setup(diagram)
         o = _origin(p, "A1")
-        assert kr._unfillable(p.s, o) == deep_pass
+        assert all(kr._eyes(p.s, o)) == deep_pass
         k = _neighbours(p, o, mv)
         for stackp, listed in ((ctx[kr.C_BREAKCHAIN], True), (ctx[kr.C_BREAKCHAIN] + 1, deep_pass)):
             n = kr._defend_moves(p.s, ctx, mv, 0, o, 2, int(stackp), k)
@@ -887,10 +887,11 @@ def test_eye_races_shorten_the_neighbour_on_the_other_liberty():
     p, _, mv = _setup(EYE_RACE)
     o = _origin(p, "G6")
     assert kr._eye_race(p.s, o) == p.pos("J1")
-    n = kr._add_eye_races(p.s, mv, 0, 0, o, _neighbours(p, o, mv))
+    n = kr._add_eye_races(p.s, mv, 0, 0, o, _neighbours(p, o, mv), kr._eye_race(p.s, o))
     assert _listed(p, mv, n) == {"F3", "F1"}
     assert _score(p, mv, n, "F3") == kr.SC_EYE_RACE
     p, _, mv = _setup(FILL_ANSWER)  # White's A3: Black may fill A4 and A2
     o = _origin(p, "A3")
     assert kr._eye_race(p.s, o) == PASS
-    assert kr._add_eye_races(p.s, mv, 0, 0, o, _neighbours(p, o, mv)) == 0
+    k = _neighbours(p, o, mv)
+    assert kr._add_eye_races(p.s, mv, 0, 0, o, k, kr._eye_race(p.s, o)) == 0
