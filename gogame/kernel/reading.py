@@ -592,6 +592,83 @@ def _add_tied_nets(s, mv, ply, n, o, score):
 
 
 @njit(cache=True, _nrt=False)
+def _superstring(s, o, cap, row):
+    """The owner's strings tied to ``o`` through a liberty the attacker
+    cannot take (its stone there a suicide or a self-atari), and those
+    tied to them in turn, each of ``cap`` liberties or fewer: their
+    origins into ``row`` (as many as fit; ``o`` not among them), in the
+    order found; return the count.  GNU Go's superstring, its one-space
+    jumps and bent ones only (not its bamboo joints and diagonals)."""
+    w = s[H_W]
+    mine = s[ix(COLOR + o)]
+    k = 0
+    i = -1
+    cur = i64(o)
+    while True:
+        for j in range(min(s[ix(NLIB + cur)], MAXLIBS)):
+            p = _lib(s, cur, j)
+            if kb.libs_after(s, p, 3 - mine, 2) >= 2:
+                continue  # the attacker may play there: no tie
+            for q in (p - 1, p + 1, p - w, p + w):
+                if s[ix(COLOR + q)] != mine:
+                    continue
+                f = s[ix(ORIGIN + q)]
+                if f == o or s[ix(NLIB + f)] > cap or _listed(row, k, f):
+                    continue
+                if k < row.shape[0]:
+                    row[ix(k)] = f
+                    k += 1
+        i += 1
+        if i >= k:
+            return k
+        cur = i64(row[ix(i)])
+
+
+@njit(cache=True, _nrt=False)
+def _add_superstring(s, mv, ply, n, o, cap, score):
+    """Superstring liberties (GNU Go's ``superstring_moves``): the
+    liberties of the strings ``_superstring`` ties to ``o``, other than
+    ``o``'s own, when there are five or fewer, each where the attacker's
+    stone would have two liberties or more::
+
+        O O X X X O X X O     the target (right) has two liberties, f
+        * X c X X f X h X     and h; White on f would be a suicide, so
+                              the target is tied to the string left of
+                              it, and that one through c to the stone
+                              beside: White fills their liberty *
+
+    Not: GNU Go's backfill where that stone would be in atari; against
+    three liberties (its attack3 lists them too: tried, docs/reading.md)."""
+    row = mv[ix(ply), SCRATCH:KILLER]
+    k = _superstring(s, i64(o), i64(cap), row)
+    other = 3 - s[ix(COLOR + o)]
+    outer = 0
+    for add in (False, True):  # count them first, then list them
+        for i in range(k):
+            f = row[ix(i)]
+            for j in range(min(s[ix(NLIB + f)], MAXLIBS)):
+                m = _lib(s, f, j)
+                if kb.is_liberty(s, o, m) or _liberty_of_any(s, row, i, m):
+                    continue  # o's own, or met already
+                if not add:
+                    outer += 1
+                elif kb.libs_after(s, m, other, 2) >= 2:
+                    n = _add(mv, ply, n, m, score)
+        if outer > 5:
+            return n
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _liberty_of_any(s, row, k, m):
+    """Is ``m`` a liberty of one of the first ``k`` strings of ``row``?"""
+    for i in range(k):
+        if kb.is_liberty(s, row[ix(i)], m):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def _add_friend_saves(s, mv, ply, n, o, k, score):
     """Attacker friend saves: the capture of an owner string in atari next
     to an attacker string in atari that touches a liberty of ``o`` but not
@@ -1444,6 +1521,10 @@ def _attack_moves(s, ctx, mv, ply, target, libs, stackp, k):
             n = _add_friend_saves(s, mv, ply, i64(n), i64(o), i64(k), i64(SC_SAVE_CAPTURE))
     if libs == 2 and stackp <= ctx[C_BACKFILL2] - TIED_PLIES:  # a jump covers both
         n = _add_tied_nets(s, mv, ply, i64(n), i64(o), i64(SC_APPROACH))
+    # two liberties: the superstring's (GNU Go's attack2; not its attack3's)
+    if libs == 2 and stackp <= ctx[C_SUPERSTRING]:
+        cap = 3 if stackp <= ctx[C_BACKFILL2] else 2
+        n = _add_superstring(s, mv, ply, i64(n), i64(o), i64(cap), i64(SC_APPROACH))
     # any count: the attacker's own neighbours in atari or in a race
     return _add_attacker_saves(s, ctx, mv, ply, i64(n), i64(o), i64(libs), i64(stackp), i64(k))
 

@@ -182,3 +182,22 @@ X X X . . . O X O
 . . . . X X O X X
 . . . . . . O O .
 """
+
+# A held-out 9x9 game (gogame-vs-gnugo-l5-9x9-s8106 after move 60 and F2,
+# then Black's J1, which took H1 in a ko), White to attack: Black's
+# G1-G2-H2-G3-H3-F3-G4 has two liberties, F1 and H1.  A white stone on F1
+# would be a suicide, which ties the target to Black's C2-D2-E2-D1-E1-D3
+# (liberties C1, F1); on C1 too, which ties that one to B1 (A1, C1).
+# The superstring's one liberty White can fill is A1: GNU Go's proven
+# `2 A1` (9x9; the set-up position has no ko point).
+SUPERSTRING = """
+. . . X . X X . .
+. . O X . X . X .
+. X X . . . X . .
+. X O X X . X O .
+. . . . X X O O .
+. O O O O O X O O
+O . O X O X X X O
+O O X X X O X X O
+. X . X X . X . X
+"""

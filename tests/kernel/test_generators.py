@@ -9,7 +9,7 @@ from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
 from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
 from tests.helpers import diagrams, shapes
-from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI
+from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI, SUPERSTRING
 
 
 def _setup(text):
@@ -895,3 +895,19 @@ def test_eye_races_shorten_the_neighbour_on_the_other_liberty():
     assert kr._eye_race(p.s, o) == PASS
     k = _neighbours(p, o, mv)
     assert kr._add_eye_races(p.s, mv, 0, 0, o, k, kr._eye_race(p.s, o)) == 0
+
+
+def test_superstring_liberties_through_points_the_attacker_cannot_take():
+    """Black's G1 string (liberties F1, H1) is tied through F1 (a white
+    suicide) to E1's string, and that one through C1 to B1: White's
+    superstring move is A1, not C1 (a suicide).  With a cap of one
+    liberty no string is tied, and nothing is listed."""
+    p, _, mv = _setup(SUPERSTRING)
+    o = _origin(p, "G1")
+    row = mv[0, kr.SCRATCH : kr.KILLER]
+    k = kr._superstring(p.s, o, 2, row)
+    assert {_origin(p, "E1"), _origin(p, "B1")} <= {int(x) for x in row[:k]}
+    n = kr._add_superstring(p.s, mv, 0, 0, o, 2, kr.SC_APPROACH)
+    assert _listed(p, mv, n) == {"A1"}
+    assert _score(p, mv, n, "A1") == kr.SC_APPROACH
+    assert kr._add_superstring(p.s, mv, 0, 0, o, 1, kr.SC_APPROACH) == 0

@@ -23,7 +23,14 @@ from gogame.tools import mine
 from tests.helpers import diagrams
 from tests.helpers.boards import PROPERTY, Boards, describe, games, gtp, replay, small_first
 from tests.helpers.paths import ROOT
-from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI, RACE_FOUR
+from tests.helpers.shapes import (
+    CHAIN_BACKFILL,
+    EYE_RACE,
+    FILL_ANSWER,
+    RACE_ATARI,
+    RACE_FOUR,
+    SUPERSTRING,
+)
 
 
 # ----------------------------------------------- the one-liberty shortcut
@@ -893,6 +900,30 @@ def test_an_eye_race_deep_in_a_held_out_game():
     assert code == 1 and format_gtp(move) in ("F3", "F1")
     proof = Prover(max_nodes=500_000).prove_defence(p, "G6", format_gtp(move), claimed=1)
     assert proof.proven and proof.code == 1
+
+
+def test_superstring_liberties_up_to_superstring_depth():
+    """White's A1, the superstring's liberty against Black's two-liberty
+    G1, is listed up to ``superstring_depth`` (GNU Go's attack2), and not
+    past it."""
+    p = diagrams.position(SUPERSTRING)
+    last = Reader().depths[5]  # superstring_depth
+    assert "A1" in candidates(p, "G1", True, last)
+    assert "A1" not in candidates(p, "G1", True, last + 1)
+
+
+def test_a_superstring_ko_in_a_held_out_game():
+    """The development set's miss of a held-out 9x9 game (proven `3 F2`,
+    answered 0): the reader now fills the superstring's liberty A1 and
+    captures with a ko it takes first, and the prover proves that move
+    and code."""
+    game = load_game(ROOT / "sgf" / "fresh" / "gogame-vs-gnugo-l5-9x9-s8106.sgf")
+    p = Position(game.size)
+    apply_game(game, p, 61)  # as `loadsgf FILE 61`: the mined position
+    code, move = Reader().attack(p, "G1")
+    assert (code, format_gtp(move)) == (2, "A1")
+    proof = Prover(max_nodes=500_000).prove_move(p, "G1", move, claimed=2)
+    assert proof.proven and proof.code == 2
 
 
 def test_the_owner_answers_the_fill_at_the_root_only():
