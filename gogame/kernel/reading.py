@@ -643,7 +643,7 @@ def _add_superstring(s, mv, ply, n, o, cap, score):
     k = _superstring(s, i64(o), i64(cap), row)
     other = 3 - s[ix(COLOR + o)]
     outer = 0
-    for add in (False, True):  # count them first, then list them
+    for add in (False, True):  # count them first (six: none listed), then list them
         for i in range(k):
             f = row[ix(i)]
             for j in range(min(s[ix(NLIB + f)], MAXLIBS)):
@@ -652,10 +652,10 @@ def _add_superstring(s, mv, ply, n, o, cap, score):
                     continue  # o's own, or met already
                 if not add:
                     outer += 1
+                    if outer > 5:
+                        return n
                 elif kb.libs_after(s, m, other, 2) >= 2:
                     n = _add(mv, ply, n, m, score)
-        if outer > 5:
-            return n
     return n
 
 
