@@ -411,7 +411,15 @@ def _add_neighbour_liberties(s, mv, ply, n, o, color, maxlibs, score):
     """The liberties of the ``color`` strings (other than ``o``) that touch
     a liberty of ``o`` and have at most ``maxlibs`` liberties: the core of
     ``_add_connections`` (the owner's colour) and ``_add_backfills`` (the
-    attacker's)."""
+    attacker's).  Here ``o`` is O's B2-B3, ``color`` O's, ``maxlibs``
+    two: D2's liberties (C2 is ``o``'s too)::
+
+        . . . . .
+        X O . * .
+        X O * O X
+        . X . X .
+
+    Not: a string that touches no liberty of ``o``."""
     w = s[H_W]
     for k in range(min(s[ix(NLIB + o)], MAXLIBS)):
         lib = _lib(s, o, k)
@@ -701,7 +709,13 @@ def _add_friend_saves(s, mv, ply, n, o, k, score):
 @njit(cache=True, _nrt=False, inline="always")
 def _add_captures_around(s, mv, ply, n, x, mine, score):
     """The last liberty of each ``mine`` string in atari next to ``x``
-    (listed in the scratch row)."""
+    (listed in the scratch row); here ``x`` is O and ``mine`` X::
+
+        . . . O .
+        . X O X O
+        . . . * .
+
+    Not: a string of two liberties or more (B3 above)."""
     cap = mv[ix(ply), SCRATCH:KILLER]
     kx = kb.neighbour_strings(s, x, mine, cap)
     for j in range(kx):
@@ -963,7 +977,14 @@ def _add_trapping_ataris(s, mv, ply, n, y, score):
     """The ataris on the two-liberty string ``y`` that it cannot run
     from: at one liberty, where ``y`` extending at the other would keep
     two liberties or fewer; none a self-atari for ``y``'s opponent (the
-    owner's efficient ataris, the attacker's race ataris)."""
+    owner's efficient ataris, the attacker's race ataris).  Here ``y`` is
+    O, which would have four liberties after D2 but two after C1::
+
+        . X X . .
+        X O O * .
+        . X . . .
+
+    Not: the atari at C1, from which O runs."""
     c = s[ix(COLOR + y)]
     for k in range(2):
         atari = _lib(s, y, 1 - k)

@@ -7,7 +7,7 @@ White; which side is the owner is said with each."""
 from gogame.core.coords import format_gtp
 from gogame.kernel import board as kb
 from gogame.kernel import reading as kr
-from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS
+from gogame.kernel.layout import BLACK, COLOR, ORIGIN, PASS, WHITE
 from tests.helpers import diagrams, shapes
 from tests.helpers.shapes import CHAIN_BACKFILL, EYE_RACE, FILL_ANSWER, RACE_ATARI, SUPERSTRING
 
@@ -911,3 +911,63 @@ def test_superstring_liberties_through_points_the_attacker_cannot_take():
     assert _listed(p, mv, n) == {"A1"}
     assert _score(p, mv, n, "A1") == kr.SC_APPROACH
     assert kr._add_superstring(p.s, mv, 0, 0, o, 1, kr.SC_APPROACH) == 0
+
+
+def test_neighbour_liberties_of_short_strings_at_the_liberties():
+    """The shared core of connections and backfills: D2 touches B2-B3's
+    liberty C2, so its liberties are listed when it has at most
+    ``maxlibs``; no Black string touches a liberty of B2-B3."""
+    p, _, mv = _setup(FRIEND)
+    o = _origin(p, "B2")
+    n = kr._add_neighbour_liberties(p.s, mv, 0, 0, o, WHITE, 2, 5)
+    assert _listed(p, mv, n) == {"C2", "D3"}
+    assert kr._add_neighbour_liberties(p.s, mv, 0, 0, o, WHITE, 1, 5) == 0  # D2 has two
+    assert kr._add_neighbour_liberties(p.s, mv, 0, 0, o, BLACK, 4, 5) == 0
+
+
+# White's C3 touches Black's D3 (in atari, its last liberty D2) and B3
+# (three liberties).
+CAPTURES_AROUND = """
+. . . . .
+. . . O .
+. X O X O
+. . . . .
+. . . . .
+"""
+
+
+def test_captures_around_take_the_strings_in_atari_next_to_x():
+    p, _, mv = _setup(CAPTURES_AROUND)
+    n = kr._add_captures_around(p.s, mv, 0, 0, _origin(p, "C3"), BLACK, 9)
+    assert _listed(p, mv, n) == {"D2"}  # not B3's liberties
+    assert _score(p, mv, n, "D2") == 9
+    assert kr._add_captures_around(p.s, mv, 0, 0, _origin(p, "D3"), WHITE, 9) == 0
+
+
+# White's B2-C2 (liberties C1, D2): after D2 it has four liberties, after
+# C1 two.
+TRAPPED = """
+. . . . .
+. . . . .
+. X X . .
+X O O . .
+. X . . .
+"""
+
+
+def test_trapping_ataris_only_where_the_string_cannot_run():
+    p, _, mv = _setup(TRAPPED)
+    n = kr._add_trapping_ataris(p.s, mv, 0, 0, _origin(p, "B2"), 4)
+    assert _listed(p, mv, n) == {"D2"}  # C1 lets White run out at D2
+    # with White's D3 and E2, Black's atari at D2 would be in atari itself
+    q, _, mv = _setup(TRAPPED_SELF_ATARI)
+    assert kr._add_trapping_ataris(q.s, mv, 0, 0, _origin(q, "B2"), 4) == 0
+
+
+TRAPPED_SELF_ATARI = """
+. . . . .
+. . . . .
+. X X O .
+X O O . O
+. X . . .
+"""
