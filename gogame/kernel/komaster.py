@@ -16,8 +16,10 @@ kind                  meaning (O to move, X the other side)
                       that answered a ko capture it becomes ``WEAK`` (kom_pos:
                       the earlier ko point).  1b: a conditional ko capture
                       makes O komaster, kom_pos the stone it took.
-O (``BLACK``/...)     2a: O may only take nested kos (one diagonal to kom_pos),
-                      which moves kom_pos; 2b: filled, the ko is resolved.
+O (``BLACK``/...)     2a: O may take a legal ko capture anywhere, but a
+                      conditional one only when nested (diagonal to kom_pos);
+                      either moves kom_pos (GNU Go's O takes nested kos only,
+                      below); 2b: filled, the ko is resolved.
 X                     3: O may not play at kom_pos; O taking another ko makes
                       the state ``GRAY_X``.
 ``GRAY_*``            4: no ko captures at all, until the ko at kom_pos is
@@ -30,6 +32,11 @@ X                     3: O may not play at kom_pos; O taking another ko makes
 A ko is *resolved* for the komaster (kinds X and ``GRAY_X``) when kom_pos
 holds a stone, or when X's opponent may no longer take there (no ko, and
 suicide): the state falls back to ``EMPTY`` before the move is judged.
+
+One change from GNU Go's scheme, 2a: its komaster may take no ko but a
+nested one, not even the first, legal capture of another ko, so a side
+that needs a ko to take the string while it holds another loses it
+(``docs/reading.md``, the komaster's legal captures).
 
 Not done: superko; the scheme judges one ko at a time, as GNU Go's does.
 """
@@ -119,8 +126,8 @@ def admits(s, kom, pos, color, taken):
         return False  # 3: the opponent's ko
     if k == GRAY_WHITE or k == GRAY_BLACK:
         return False  # 4
-    if k == color and not kb.diagonal(taken, kp, w):
-        return False  # 2a: only nested kos
+    if k == color and pos == s[H_KO] and not kb.diagonal(taken, kp, w):
+        return False  # 2a: a conditional capture only when nested
     if k == WEAK and pos != s[H_KO] and not kb.diagonal(taken, kp, w):
         return False  # 5b
     return True

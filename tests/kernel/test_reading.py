@@ -384,7 +384,9 @@ def test_a_cap_at_the_fourth_ply_takes_the_loose_ladder():
     assert "G5" not in candidates(p, "F8", True, last + 1)
     for _ in range(4):
         p.popgo()
-    proof = Prover(max_nodes=2_000_000).prove_move(p, parse_gtp("F8", 13), parse_gtp("G8", 13), 2)
+    # 5 M nodes: since the komaster's legal captures (2026-12-07) the
+    # prover's guide orders this proof otherwise; 2 M no longer suffice
+    proof = Prover(max_nodes=5_000_000).prove_move(p, parse_gtp("F8", 13), parse_gtp("G8", 13), 2)
     assert proof.proven and proof.code == 2
 
 
@@ -924,6 +926,21 @@ def test_a_superstring_ko_in_a_held_out_game():
     assert (code, format_gtp(move)) == (2, "A1")
     proof = Prover(max_nodes=500_000).prove_move(p, "G1", move, claimed=2)
     assert proof.proven and proof.code == 2
+
+
+def test_a_komaster_takes_a_second_ko_in_a_committed_game():
+    """The miss of a held-out 19x19 game (proven `3 T11`, answered 0):
+    inside the read Black becomes komaster of one ko and then needs the
+    first, legal capture of another, which GNU Go's scheme forbids it
+    (kernel/komaster.py, 2a).  Allowed, the reader finds the ko capture
+    the prover proves."""
+    game = load_game(ROOT / "sgf" / "fresh" / "gogame-vs-gnugo-l4-19x19-s8901.sgf")
+    p = Position(game.size)
+    apply_game(game, p, 156)  # as `loadsgf FILE 156`: the mined position
+    code, move = Reader().attack(p, "T12")
+    assert (code, format_gtp(move)) == (3, "T11")
+    proof = Prover(max_nodes=500_000).prove_move(p, "T12", move, claimed=3)
+    assert proof.proven and proof.code == 3
 
 
 def test_the_owner_answers_the_fill_at_the_root_only():
