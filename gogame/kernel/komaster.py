@@ -34,9 +34,9 @@ holds a stone, or when X's opponent may no longer take there (no ko, and
 suicide): the state falls back to ``EMPTY`` before the move is judged.
 
 One change from GNU Go's scheme, 2a: its komaster may take no ko but a
-nested one, not even the first, legal capture of another ko, so a side
-that needs a ko to take the string while it holds another loses it
-(``docs/reading.md``, the komaster's legal captures).
+nested one, not even by the first, legal capture of another ko, so a
+side that holds one ko can never start a second (``docs/reading.md``,
+the komaster's legal captures).
 
 Not done: superko; the scheme judges one ko at a time, as GNU Go's does.
 """
