@@ -38,7 +38,7 @@ that took an hour to mine and referee are there in seconds.
 This is where a rule of the reader is judged (#19): the committed corpus
 ``tests/data/problems`` and the committed sets (``@gnugo-selfplay``,
 ``@gogame-vs-gnugo``, ``@tournament``, ``@gnugo-selfplay-2`` to ``-6``,
-``@gogame-vs-gnugo-2`` to ``-6``, the 9x9 ``@gnugo-selfplay-9x9``,
+``@gogame-vs-gnugo-2`` to ``-7``, the 9x9 ``@gnugo-selfplay-9x9``,
 ``@gogame-vs-gnugo-9x9`` and their ``-2`` and ``-3``, the 13x13
 ``@gnugo-selfplay-13x13`` and ``@gogame-vs-gnugo-13x13``), all of them
 named by ``@all``, and any folder mined for a report.  reading.tst is measured
