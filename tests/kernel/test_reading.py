@@ -914,18 +914,25 @@ def test_superstring_liberties_up_to_superstring_depth():
     assert "A1" not in candidates(p, "G1", True, last + 1)
 
 
+def _assert_proven_attack(name, until, vertex, code, move):
+    """In the position of ``sgf/fresh/NAME`` as ``loadsgf NAME UNTIL`` sets
+    it up, the reader attacks ``vertex`` with ``code`` at ``move``, and
+    the prover proves that move and code (500 k nodes)."""
+    game = load_game(ROOT / "sgf" / "fresh" / name)
+    p = Position(game.size)
+    apply_game(game, p, until)
+    answer = Reader().attack(p, vertex)
+    assert (answer[0], format_gtp(answer[1])) == (code, move)
+    proof = Prover(max_nodes=500_000).prove_move(p, vertex, answer[1], claimed=code)
+    assert proof.proven and proof.code == code
+
+
 def test_a_superstring_ko_in_a_held_out_game():
     """The development set's miss of a held-out 9x9 game (proven `3 F2`,
     answered 0): the reader now fills the superstring's liberty A1 and
     captures with a ko it takes first, and the prover proves that move
     and code."""
-    game = load_game(ROOT / "sgf" / "fresh" / "gogame-vs-gnugo-l5-9x9-s8106.sgf")
-    p = Position(game.size)
-    apply_game(game, p, 61)  # as `loadsgf FILE 61`: the mined position
-    code, move = Reader().attack(p, "G1")
-    assert (code, format_gtp(move)) == (2, "A1")
-    proof = Prover(max_nodes=500_000).prove_move(p, "G1", move, claimed=2)
-    assert proof.proven and proof.code == 2
+    _assert_proven_attack("gogame-vs-gnugo-l5-9x9-s8106.sgf", 61, "G1", 2, "A1")
 
 
 def test_a_komaster_takes_a_second_ko_in_a_committed_game():
@@ -934,13 +941,7 @@ def test_a_komaster_takes_a_second_ko_in_a_committed_game():
     first, legal capture of another, which GNU Go's scheme forbids it
     (kernel/komaster.py, 2a).  Allowed, the reader finds the ko capture
     the prover proves."""
-    game = load_game(ROOT / "sgf" / "fresh" / "gogame-vs-gnugo-l4-19x19-s8901.sgf")
-    p = Position(game.size)
-    apply_game(game, p, 156)  # as `loadsgf FILE 156`: the mined position
-    code, move = Reader().attack(p, "T12")
-    assert (code, format_gtp(move)) == (3, "T11")
-    proof = Prover(max_nodes=500_000).prove_move(p, "T12", move, claimed=3)
-    assert proof.proven and proof.code == 3
+    _assert_proven_attack("gogame-vs-gnugo-l4-19x19-s8901.sgf", 156, "T12", 3, "T11")
 
 
 def test_the_owner_answers_the_fill_at_the_root_only():
