@@ -126,10 +126,11 @@ def admits(s, kom, pos, color, taken):
         return False  # 3: the opponent's ko
     if k == GRAY_WHITE or k == GRAY_BLACK:
         return False  # 4
-    if k == color and pos == s[H_KO] and not kb.diagonal(taken, kp, w):
+    conditional = pos == s[H_KO]  # legal only as if after a threat
+    if k == color and conditional and not kb.diagonal(taken, kp, w):
         return False  # 2a: a conditional capture only when nested
-    if k == WEAK and pos != s[H_KO] and not kb.diagonal(taken, kp, w):
-        return False  # 5b
+    if k == WEAK and not conditional and not kb.diagonal(taken, kp, w):
+        return False  # 5b: a legal capture only when nested
     return True
 
 
